@@ -1,0 +1,33 @@
+# The two set-up commands of the README: `make play` and `make test`. Both install what they
+# need into .venv first, and both can be run again and again.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+EXTRAS ?= dev,arena,server,interop
+
+.PHONY: install play test lint typecheck unit clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+
+play: install
+	$(BIN)/parlour play hatflings --seats human,random
+
+lint: install
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: install
+	$(BIN)/mypy src/parlour
+
+unit: install
+	$(BIN)/python -m pytest -n 2 -q
+
+test: lint typecheck unit
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

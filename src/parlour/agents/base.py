@@ -1,0 +1,92 @@
+"""The agent interface and the spec strings that name agents."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+from typing import Any
+
+from parlour.engine.actions import Action
+from parlour.engine.errors import InvalidOption
+from parlour.engine.game import State
+
+
+class AgentSpecError(InvalidOption):
+    """An agent spec string that names no agent or gives it a bad parameter."""
+
+
+class Agent(abc.ABC):
+    """Picks an action for `state.current_player()`. Must never read what that seat cannot see."""
+
+    spec: str = ""
+
+    @abc.abstractmethod
+    def act(self, state: State) -> Action: ...
+
+
+AgentFactory = Callable[[dict[str, str], int], Agent]
+_KINDS: dict[str, tuple[AgentFactory, str]] = {}
+
+
+def register_agent(kind: str, help_text: str) -> Callable[[AgentFactory], AgentFactory]:
+    """Decorator: make `factory(params, seed)` the maker of agents of this kind."""
+
+    def wrap(factory: AgentFactory) -> AgentFactory:
+        _KINDS[kind] = (factory, help_text)
+        return factory
+
+    return wrap
+
+
+def agent_kinds() -> dict[str, str]:
+    _load_builtin_kinds()
+    return {kind: help_text for kind, (_, help_text) in sorted(_KINDS.items())}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """`"mcts:iterations=1000,c=1.4"` -> `("mcts", {"iterations": "1000", "c": "1.4"})`."""
+    kind, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    if rest:
+        for part in rest.split(","):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise AgentSpecError(f"agent spec {spec!r}: {part!r} is not key=value")
+            params[key.strip()] = value.strip()
+    return kind.strip().lower(), params
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """The agent a spec string names, seeded. Raises AgentSpecError naming what is wrong."""
+    _load_builtin_kinds()
+    kind, params = parse_spec(spec)
+    if kind not in _KINDS:
+        raise AgentSpecError(f"no agent called {kind!r} (agents: {', '.join(sorted(_KINDS))})")
+    agent = _KINDS[kind][0](params, seed)
+    agent.spec = spec.strip()
+    return agent
+
+
+def number_param(params: dict[str, str], name: str, default: float, kind: type = float, minimum: float = 0) -> Any:
+    """A numeric agent parameter, with an AgentSpecError for anything else."""
+    if name not in params:
+        return default
+    try:
+        value = kind(params[name])
+    except ValueError:
+        raise AgentSpecError(f"agent parameter {name} must be a {kind.__name__}, got {params[name]!r}") from None
+    if value < minimum:
+        raise AgentSpecError(f"agent parameter {name} must be at least {minimum}, got {value}")
+    return value
+
+
+def check_params(kind: str, params: dict[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        known = ", ".join(sorted(allowed)) or "none"
+        raise AgentSpecError(f"agent {kind} has no parameter {unknown[0]!r} (its parameters: {known})")
+
+
+def _load_builtin_kinds() -> None:
+    # Importing the modules registers their kinds; done lazily to keep imports one-way.
+    from parlour.agents import random_agent  # noqa: F401

@@ -1,0 +1,92 @@
+"""Declared game options and their validation.
+
+Every game lists its options as `Option` values; `load_game(name, **options)` checks what it is
+given against them, so a wrong name, type or value is refused before any state exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.engine.errors import InvalidOption
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: type  # int, bool or str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def describe(self) -> str:
+        if self.choices is not None:
+            allowed = "|".join(str(c) for c in self.choices)
+        elif self.type is bool:
+            allowed = "true|false"
+        elif self.minimum is not None or self.maximum is not None:
+            allowed = f"{self.minimum if self.minimum is not None else ''}..{self.maximum if self.maximum is not None else ''}"
+        else:
+            allowed = self.type.__name__
+        return f"{self.name}={allowed} (default {self.default}): {self.help}"
+
+    def parse(self, game: str, value: Any) -> Any:
+        """Check one value (also accepting the text a command line gives) and return it typed."""
+        value = self._coerce(game, value)
+        if self.choices is not None and value not in self.choices:
+            if self.name == "players":
+                raise InvalidOption(f"{game} takes {_span(self.choices)} players, got {value}")
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise InvalidOption(f"{game} option {self.name} must be one of {allowed}, got {value!r}")
+        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+            raise InvalidOption(
+                f"{game} option {self.name} must be between {self.minimum} and {self.maximum}, got {value}"
+            )
+        return value
+
+    def _coerce(self, game: str, value: Any) -> Any:
+        wrong = InvalidOption(f"{game} option {self.name} takes {self.type.__name__}, got {value!r}")
+        if self.type is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "yes", "1", "on", "false", "no", "0", "off"):
+                return value.lower() in ("true", "yes", "1", "on")
+            raise wrong
+        if self.type is int:
+            if isinstance(value, bool):
+                raise wrong
+            if isinstance(value, int):
+                return value
+            if isinstance(value, str):
+                try:
+                    return int(value)
+                except ValueError:
+                    raise wrong from None
+            raise wrong
+        if not isinstance(value, self.type):
+            raise wrong
+        return value
+
+
+def _span(choices: Sequence[Any]) -> str:
+    ordered = sorted(choices)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return f"{ordered[0]}-{ordered[-1]}"
+    return " or ".join(str(c) for c in ordered)
+
+
+def validate_options(game: str, declared: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the full option dict (defaults filled in) or raise InvalidOption naming the problem."""
+    by_name = {option.name: option for option in declared}
+    for name in given:
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise InvalidOption(f"{game} has no option {name!r} (its options: {known})")
+    return {
+        option.name: option.parse(game, given[option.name]) if option.name in given else option.default
+        for option in declared
+    }

@@ -1,0 +1,51 @@
+"""The registry of games. A game package registers itself by exposing `GAME` (its Game class)
+in its `__init__`; the registry finds every package under `parlour.games` on first use, so
+the engine never imports a game by name."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+from parlour.engine.errors import InvalidOption
+from parlour.engine.game import Game
+
+_GAMES: dict[str, type[Game]] = {}
+
+
+def _discover() -> dict[str, type[Game]]:
+    if not _GAMES:
+        import parlour.games
+
+        for module in pkgutil.iter_modules(parlour.games.__path__):
+            package = importlib.import_module(f"parlour.games.{module.name}")
+            game_class = getattr(package, "GAME", None)
+            if game_class is not None:
+                _GAMES[game_class.name] = game_class
+    return _GAMES
+
+
+def game_classes() -> dict[str, type[Game]]:
+    """Every registered game class by name, in alphabetical order."""
+    return dict(sorted(_discover().items()))
+
+
+def game_class(name: str) -> type[Game]:
+    games = _discover()
+    key = name.strip().lower().replace("-", "_")
+    if key not in games:
+        raise InvalidOption(f"no game called {name!r} (games: {', '.join(sorted(games))})")
+    return games[key]
+
+
+def load_game(name: str, **options: Any) -> Game:
+    """The game `name` with `options`; raises InvalidOption for an unknown name or a bad option."""
+    return game_class(name)(**options)
+
+
+def register(game: type[Game]) -> type[Game]:
+    """Add a game class by hand (tests use this for small games of their own)."""
+    _discover()
+    _GAMES[game.name] = game
+    return game
