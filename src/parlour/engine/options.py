@@ -29,7 +29,9 @@ class Option:
         elif self.type is bool:
             allowed = "true|false"
         elif self.minimum is not None or self.maximum is not None:
-            allowed = f"{self.minimum if self.minimum is not None else ''}..{self.maximum if self.maximum is not None else ''}"
+            low = "" if self.minimum is None else self.minimum
+            high = "" if self.maximum is None else self.maximum
+            allowed = f"{low}..{high}"
         else:
             allowed = self.type.__name__
         return f"{self.name}={allowed} (default {self.default}): {self.help}"
@@ -42,7 +44,9 @@ class Option:
                 raise InvalidOption(f"{game} takes {_span(self.choices)} players, got {value}")
             allowed = ", ".join(repr(c) for c in self.choices)
             raise InvalidOption(f"{game} option {self.name} must be one of {allowed}, got {value!r}")
-        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+        too_low = self.minimum is not None and value < self.minimum
+        too_high = self.maximum is not None and value > self.maximum
+        if too_low or too_high:
             raise InvalidOption(
                 f"{game} option {self.name} must be between {self.minimum} and {self.maximum}, got {value}"
             )
