@@ -1,0 +1,171 @@
+"""The `parlour` command. Each command is a thin shell over a module that does the work."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from parlour.engine.errors import ParlourError, RecordError
+from parlour.engine.game import Game
+from parlour.engine.registry import game_class, game_classes
+
+app = typer.Typer(
+    help="parlour: Hatairo, Hatflings!, Hanbok Runway and Yamataï — play, simulate, analyse.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print an error the way every command does and return the exit to raise."""
+    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def load_with_options(name: str, extra: list[str], pairs: list[str], players: int | None) -> Game:
+    """The game named on the command line with its `--option value` words; raises ParlourError."""
+    from parlour.game_options import parse_game_options
+
+    cls = game_class(name)
+    options = parse_game_options(cls, extra, pairs)
+    if players is not None:
+        options["players"] = players
+    return cls(**options)
+
+
+@app.command()
+def games() -> None:
+    """List the games with their player counts and options."""
+    table = RichTable(title="parlour games")
+    for column in ("game", "title", "players", "options"):
+        table.add_column(column)
+    for name, cls in game_classes().items():
+        counts = cls.player_counts()
+        players = f"{min(counts)}-{max(counts)}" if len(counts) > 1 else str(counts[0])
+        options = "\n".join(option.describe() for option in cls.options_spec if option.name != "players")
+        table.add_row(name, cls.title, players, options)
+    console.print(table)
+
+
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
+OptionPairs = Annotated[list[str], typer.Option("--option", "-o", help="a game option as key=value (repeatable)")]
+
+
+@app.command(context_settings=GAME_OPTIONS)
+def play(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="the game to play, e.g. hatflings")],
+    seats: Annotated[str, typer.Option(help="who sits at each seat: human or an agent spec, comma-separated")] = "",
+    seed: Annotated[int | None, typer.Option(help="seed of the game (random if not given)")] = None,
+    players: PlayersOpt = None,
+    option: OptionPairs = [],  # noqa: B006 - Typer reads the default
+    record: Annotated[Path | None, typer.Option(help="save the game's record to this file when it ends")] = None,
+) -> None:
+    """Play in the terminal against bots or hot-seat. Game options go after the game: --beginner, --variant motif."""
+    import random
+
+    from parlour.play import TerminalSession, seat_table
+
+    try:
+        loaded = load_with_options(game, ctx.args, option, players)
+        seat_list = seats.split(",") if seats else ["human"] + ["random"] * (loaded.num_players - 1)
+        table = seat_table(loaded, seat_list, random.SystemRandom().randrange(2**31) if seed is None else seed)
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    console.print(f"{loaded.title}, seed {table.state.seed}. Seats: {', '.join(table.seats)}. Type 'help' for help.")
+    raise typer.Exit(TerminalSession(table, record_path=record).run())
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a record saved by parlour")],
+    show: Annotated[bool, typer.Option(help="print every move and the final board")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as one JSON object")] = False,
+) -> None:
+    """Rebuild a saved game from its record and verify it; a corrupt record exits non-zero at the first divergence."""
+    from parlour.engine.records import load, verify
+
+    try:
+        state = verify(load(file))
+    except RecordError as error:
+        raise fail(f"{file}: {error}", 1) from None
+    if as_json:
+        scores = [score.to_json() for score in state.scores()] if state.is_terminal() else None
+        print(json.dumps({"ok": True, "game": state.game.name, "steps": len(state.history), "scores": scores}))
+        return
+    if show:
+        for step, action_id in enumerate(state.history, 1):
+            console.print(f"{step:>4}. {state.game.actions[action_id].label}", highlight=False)
+        console.print(state.render(None), highlight=False)
+    status = "finished" if state.is_terminal() else "in progress"
+    console.print(f"{file}: {state.game.title}, {len(state.history)} actions, {status} — verified.", highlight=False)
+    if state.is_terminal():
+        from parlour.play import format_result
+
+        console.print(format_result(state), highlight=False)
+
+
+@app.command(context_settings=GAME_OPTIONS)
+def bench(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="the game to measure")],
+    seconds: Annotated[float, typer.Option(min=0.1, help="how long to run")] = 10.0,
+    seed: Annotated[int, typer.Option(help="seed of the first game")] = 0,
+    players: PlayersOpt = None,
+    option: OptionPairs = [],  # noqa: B006
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+) -> None:
+    """Random-playout speed of a game's engine on one core: games/s and steps/s."""
+    from parlour.bench import random_playouts
+
+    try:
+        loaded = load_with_options(game, ctx.args, option, players)
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    result: dict[str, Any] = random_playouts(loaded, seconds, seed)
+    if as_json:
+        print(json.dumps(result))
+        return
+    r = result
+    console.print(
+        f"{loaded.title} {r['options']}: {r['games']} games, {r['steps']} steps in {r['seconds']} s"
+        f" = {r['games_per_s']} games/s, {r['steps_per_s']:,.0f} steps/s (mean {r['mean_length']} steps/game)",
+        highlight=False,
+    )
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show")]) -> None:
+    """Show a game's rules, in parlour's own words."""
+    try:
+        name = game_class(game).name
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    path = DOCS / f"{name}.md"
+    if not path.exists():
+        raise fail(f"the rules of {name} are not installed (looked for {path})", 1)
+    from rich.markdown import Markdown
+
+    console.print(Markdown(path.read_text(encoding="utf-8")))
+
+
+def main() -> None:
+    try:
+        app()
+    except ParlourError as error:
+        Console(stderr=True).print(f"[bold red]error:[/] {error}", highlight=False)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

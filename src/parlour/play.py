@@ -1,0 +1,198 @@
+"""Playing a game in the terminal: people type moves, bots answer.
+
+A person types a legal move's number or its label; `moves` lists them again, `save FILE` saves the
+record so far, `quit` (or end of input, or Ctrl-C) leaves. A wrong entry is refused with the rule
+that forbids it and the person is asked again; nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from parlour.agents import Agent, make_agent
+from parlour.engine.actions import Action, Event
+from parlour.engine.errors import IllegalAction, InvalidOption, ParlourError
+from parlour.engine.game import Game, State
+from parlour.engine.records import save
+
+HUMAN = "human"
+HELP = (
+    "Type a move's number or its label. Other commands: moves (list them again), board (show the board),\n"
+    "save FILE (save the record so far), help, quit."
+)
+
+
+@dataclass
+class Table:
+    """A game in progress in the terminal, with who sits where."""
+
+    game: Game
+    state: State
+    seats: list[str]
+    agents: dict[int, Agent] = field(default_factory=dict)
+
+    @property
+    def humans(self) -> list[int]:
+        return [seat for seat, who in enumerate(self.seats) if who == HUMAN]
+
+
+def seat_table(game: Game, seats: Sequence[str], seed: int) -> Table:
+    """Check the seat list against the game and make the bots; raises InvalidOption."""
+    seats = [who.strip() for who in seats]
+    if len(seats) != game.num_players:
+        given = ",".join(seats)
+        count = game.num_players
+        raise InvalidOption(f"{game.name} with {count} players needs {count} seats, got {given!r}")
+    agents = {seat: make_agent(who, seed + 1000 * seat) for seat, who in enumerate(seats) if who != HUMAN}
+    return Table(game, game.new_state(seed=seed), seats, agents)
+
+
+def choose(state: State, entry: str) -> Action:
+    """The action a person's entry names: a number from the list or a label. Raises IllegalAction."""
+    legal = state.legal_actions()
+    text = entry.strip()
+    if text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(legal):
+            raise IllegalAction(f"there is no move {number}; choose 1 to {len(legal)}")
+        return legal[number - 1]
+    action = state.game.action(text)
+    if action not in legal:
+        raise IllegalAction(state.why_illegal(action))
+    return action
+
+
+def format_moves(legal: Sequence[Action]) -> str:
+    width = len(str(len(legal)))
+    return "\n".join(f"  {number:>{width}}. {action.label}" for number, action in enumerate(legal, 1))
+
+
+def format_events(events: Sequence[Event], seat: int | None) -> str:
+    return "\n".join(f"  - {event.text}" for event in events if event.visible_to(seat))
+
+
+def format_result(state: State) -> str:
+    lines = ["Game over."]
+    winners = state.winners()
+    for seat, score in enumerate(state.scores()):
+        parts = ", ".join(f"{name} {value:g}" for name, value in score.breakdown.items())
+        mark = "  <- winner" if seat in winners else ""
+        lines.append(f"  seat {seat}: {score.total:g}" + (f" ({parts})" if parts else "") + mark)
+    if len(winners) > 1:
+        lines.append("  shared victory: " + ", ".join(f"seat {seat}" for seat in winners))
+    return "\n".join(lines)
+
+
+class TerminalSession:
+    """Runs a Table with the given input and output functions (the console, or a test's)."""
+
+    def __init__(
+        self,
+        table: Table,
+        ask: Callable[[str], str] = input,
+        say: Callable[[str], None] = print,
+        record_path: Path | None = None,
+    ) -> None:
+        self.table = table
+        self.ask = ask
+        self.say = say
+        self.record_path = record_path
+        self.last_human: int | None = None
+
+    def run(self) -> int:
+        """Play to the end or until the person leaves; returns the process exit code."""
+        try:
+            self._loop()
+        except (EOFError, KeyboardInterrupt):
+            self.say("\nLeaving the game.")
+            self._save_on_exit()
+            return 0
+        self.say(self.table.state.render(None))
+        self.say(format_result(self.table.state))
+        self._save_on_exit()
+        return 0
+
+    def _loop(self) -> None:
+        state = self.table.state
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat in self.table.agents:
+                action = self.table.agents[seat].act(state)
+                events = state.apply(action)
+                self.say(f"seat {seat} ({self.table.seats[seat]}): {action.label}")
+                self._show_events(events)
+            else:
+                self._human_turn(seat)
+
+    def _show_events(self, events: Sequence[Event]) -> None:
+        # Hot-seat: only what every person at the screen may see; with one person, their own secrets too.
+        humans = self.table.humans
+        watcher = humans[0] if len(humans) == 1 else None
+        text = format_events(events, watcher)
+        if text:
+            self.say(text)
+
+    def _human_turn(self, seat: int) -> None:
+        state = self.table.state
+        hidden = not getattr(state.game, "perfect_information", True)
+        if hidden and len(self.table.humans) > 1 and self.last_human not in (None, seat):
+            self.ask(f"\nPass the screen to seat {seat} and press Enter.")
+        self.last_human = seat
+        self.say("\n" + state.render(seat))
+        self.say(f"Seat {seat}, your move:\n" + format_moves(state.legal_actions()))
+        while True:
+            entry = self.ask(f"seat {seat}> ").strip()
+            if not entry:
+                continue
+            if self._command(entry):
+                continue
+            try:
+                action = choose(state, entry)
+                events = state.apply(action)
+            except IllegalAction as error:
+                self.say(f"Not allowed: {error}")
+                continue
+            self.say(f"seat {seat} (you): {action.label}")
+            text = format_events(events, seat)
+            if text:
+                self.say(text)
+            return
+
+    def _command(self, entry: str) -> bool:
+        """Handle a non-move command; returns False when the entry should be read as a move."""
+        word, _, rest = entry.partition(" ")
+        word = word.lower()
+        state = self.table.state
+        if word in ("quit", "exit"):
+            raise EOFError
+        if word in ("help", "?"):
+            self.say(HELP)
+        elif word == "moves":
+            self.say(format_moves(state.legal_actions()))
+        elif word == "board":
+            self.say(state.render(state.current_player()))
+        elif word == "save" and rest.strip():
+            try:
+                path = save(state, rest.strip())
+            except OSError as error:
+                self.say(f"Cannot save to {rest.strip()}: {error.strerror or error}")
+            else:
+                self.say(f"Record saved to {path}")
+        else:
+            return False
+        return True
+
+    def _save_on_exit(self) -> None:
+        if self.record_path is None:
+            return
+        try:
+            save(self.table.state, self.record_path)
+        except OSError as error:
+            self.say(f"Cannot save the record to {self.record_path}: {error.strerror or error}")
+        else:
+            self.say(f"Record saved to {self.record_path}")
+
+
+__all__ = ["HUMAN", "ParlourError", "TerminalSession", "choose", "seat_table"]
