@@ -159,6 +159,16 @@ class State(abc.ABC):
         self.history.append(action.id)
         return events
 
+    def apply_legal(self, action: Action) -> list[Event]:
+        """Apply an action the caller took from this very state's `legal_actions()`.
+
+        Search calls this on its hot path: the action is known to be legal, so checking it again
+        would only rebuild the legal list a second time. Anything else must use `apply`.
+        """
+        events = self._apply(action)
+        self.history.append(action.id)
+        return events
+
     def why_illegal(self, action: Action) -> str:
         """Why `action` is not legal now. Games override this with the rule that forbids it."""
         return f"{action.label!r} is not a legal move now"
