@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from parlour.engine.errors import ParlourError, RecordError
@@ -28,7 +29,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print an error the way every command does and return the exit to raise."""
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -96,7 +97,11 @@ def replay(
     from parlour.engine.records import load, verify
 
     try:
-        state = verify(load(file))
+        record = load(file)
+    except RecordError as error:
+        raise fail(str(error), 1) from None
+    try:
+        state = verify(record)
     except RecordError as error:
         raise fail(f"{file}: {error}", 1) from None
     if as_json:
@@ -163,7 +168,7 @@ def main() -> None:
     try:
         app()
     except ParlourError as error:
-        Console(stderr=True).print(f"[bold red]error:[/] {error}", highlight=False)
+        Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         sys.exit(2)
 
 

@@ -1,0 +1,129 @@
+"""The `parlour` command line, end to end in-process, on the small test game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import parlour
+from parlour.cli import app
+from parlour.engine.records import full_record
+from parlour.engine.registry import register
+from parlour.play import TerminalSession, seat_table
+
+from ..engine.nim import Nim
+
+register(Nim)
+runner = CliRunner()
+
+
+def scripted(entries: list[str]) -> tuple[list[str], TerminalSession]:
+    """A session whose person types `entries` and whose output is collected."""
+    said: list[str] = []
+    feed = iter(entries)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    table = seat_table(parlour.load_game("nim", stones=5), ["human", "random"], seed=3)
+    return said, TerminalSession(table, ask=ask, say=said.append)
+
+
+def test_games_lists_registered_games() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert "nim" in result.output and "stones" in result.output
+
+
+def test_unknown_game_and_option_are_refused_cleanly() -> None:
+    result = runner.invoke(app, ["bench", "chess", "--seconds", "0.1"])
+    assert result.exit_code == 2 and "no game called 'chess'" in result.output
+    result = runner.invoke(app, ["bench", "nim", "--colour", "red", "--seconds", "0.1"])
+    assert result.exit_code == 2 and "nim has no option --colour" in result.output
+    result = runner.invoke(app, ["play", "nim", "--seats", "human,human,human"])
+    assert result.exit_code == 2 and "needs 2 seats" in result.output
+    result = runner.invoke(app, ["play", "nim", "--seats", "human,wizard"])
+    assert result.exit_code == 2 and "no agent called 'wizard'" in result.output
+
+
+def test_bench_reports_throughput_as_json() -> None:
+    result = runner.invoke(app, ["bench", "nim", "--seconds", "0.2", "--json", "--stones", "12"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["games"] > 0 and figures["steps"] >= figures["games"] * 4
+    assert figures["options"]["stones"] == 12
+
+
+def test_wrong_entries_are_refused_with_the_reason_and_asked_again() -> None:
+    said, session = scripted(["9", "take 3 stones", "take 1", "quit"])
+    assert session.run() == 0
+    text = "\n".join(said)
+    assert "there is no move 9" in text
+    assert "no action called 'take 3 stones'" in text
+    assert "seat 0 (you): take 1" in text
+    assert session.table.state.history[0] == 0
+
+
+def test_end_of_input_leaves_cleanly_and_saves_the_record(tmp_path: Path) -> None:
+    said, session = scripted(["1"])
+    session.record_path = tmp_path / "game.json"
+    assert session.run() == 0
+    record = json.loads((tmp_path / "game.json").read_text())
+    assert record["game"] == "nim" and record["actions"][0] == 0
+    assert "Leaving the game" in "\n".join(said)
+
+
+def test_a_whole_game_ends_with_the_result() -> None:
+    said, session = scripted(["1"] * 10)
+    session.run()
+    assert session.table.state.is_terminal()
+    assert "Game over." in "\n".join(said)
+
+
+def saved_game(tmp_path: Path) -> Path:
+    state = parlour.load_game("nim", stones=4).new_state(seed=1)
+    for label in ("take 1", "take 1", "take 2"):
+        state.apply(label)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(full_record(state)))
+    return path
+
+
+def test_replay_verifies_a_good_record(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", str(saved_game(tmp_path)), "--show"])
+    assert result.exit_code == 0, result.output
+    assert "verified" in result.output and "take 2" in result.output
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(actions=[0, 2, 1]), "step 1"),
+        (lambda r: r.update(winners=[1]), "winners differ"),
+        (lambda r: r.pop("seed"), "no 'seed' field"),
+        (lambda r: r.update(game="chess"), "no game called 'chess'"),
+    ],
+)
+def test_replay_names_the_first_divergence(tmp_path: Path, change, message: str) -> None:
+    path = saved_game(tmp_path)
+    record = json.loads(path.read_text())
+    change(record)
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_of_a_file_that_is_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and "not valid JSON" in result.output
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 1 and "cannot read" in result.output
