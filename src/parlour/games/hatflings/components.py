@@ -1,0 +1,171 @@
+"""The component data of Hatflings! (data/*.csv, data/scene_default.toml), loaded and checked once.
+
+Designed values (pool size, object counts, the default scene squares, the loop guard) are marked as
+such in the data files, so whoever owns the physical game can correct them there without touching
+code. Anything inconsistent raises DataError naming the file, the row and the problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.engine.data import as_int, read_csv, read_toml
+from parlour.engine.errors import DataError
+
+PACKAGE = "parlour.games.hatflings.data"
+SPECIAL_KINDS = ("joker", "cheating", "firebug", "clumsy", "greedy", "stilts")
+"""The six special halflings of each team, in the order the rulebook lists them."""
+OBJECT_KINDS = ("tree", "column", "box", "barrel")
+"""The scene objects captains place before the dance (puddles and the pig are not among them)."""
+
+_COMPONENT_ROWS = {
+    "board_6x6_reversible": "board",
+    "normal_halfling_double_sided": "normal",
+    "tree": "tree",
+    "column": "column",
+    "box": "box",
+    "barrel": "barrel",
+    "puddle_token": "puddle",
+    "pig": "pig",
+    **{f"special_halfling_{kind}": kind for kind in SPECIAL_KINDS},
+}
+
+
+@dataclass(frozen=True)
+class Components:
+    general_pool_size: int
+    objects: dict[str, int]
+    puddles: int
+    start_zones: tuple[tuple[str, ...], tuple[str, ...]]
+    colours: tuple[str, str]
+    starting_captain: int
+    min_objects: int
+    num_objects: int
+    repetition_limit: int
+    max_turns: int
+    barrel_break_percent: int
+    default_scene: str
+    """The first-game scene in the option syntax, e.g. "tree:c3,box:d4,barrel:b4,pig:e3"."""
+
+
+def _components_csv() -> dict[str, int]:
+    filename = "components.csv"
+    counts: dict[str, int] = {}
+    rows = read_csv(PACKAGE, filename, ("component", "count", "per", "status"))
+    for number, row in enumerate(rows, start=2):
+        name = row["component"]
+        if name not in _COMPONENT_ROWS:
+            raise DataError(f"{filename} row {number}: unknown component {name!r}")
+        if not row["status"].strip():
+            raise DataError(f"{filename} row {number}: {name} has no sourced/designed status")
+        count = as_int(filename, number, "count", row["count"])
+        if count < 0:
+            raise DataError(f"{filename} row {number}: {name} count must not be negative, got {count}")
+        counts[_COMPONENT_ROWS[name]] = count
+    missing = sorted(set(_COMPONENT_ROWS.values()) - set(counts))
+    if missing:
+        raise DataError(f"{filename}: no row for {', '.join(missing)}")
+    for single in ("board", "pig", *SPECIAL_KINDS):
+        if counts[single] != 1:
+            raise DataError(
+                f"{filename}: the rulebook has exactly one {single} (per team for specials), not {counts[single]}"
+            )
+    if counts["puddle"] < 1:
+        raise DataError(f"{filename}: the barrel test tosses a puddle token, so at least one is needed")
+    return counts
+
+
+def _specials_csv() -> None:
+    filename = "specials.csv"
+    rows = read_csv(PACKAGE, filename, ("kind", "count_per_team", "status"))
+    kinds = [row["kind"] for row in rows]
+    if sorted(kinds) != sorted(SPECIAL_KINDS):
+        raise DataError(f"{filename}: the specials must be {', '.join(SPECIAL_KINDS)}, found {', '.join(kinds)}")
+    for number, row in enumerate(rows, start=2):
+        if as_int(filename, number, "count_per_team", row["count_per_team"]) != 1:
+            raise DataError(f"{filename} row {number}: each team has one {row['kind']} halfling")
+
+
+def _table(config: dict[str, Any], name: str) -> dict[str, Any]:
+    table = config.get(name)
+    if not isinstance(table, dict):
+        raise DataError(f"scene_default.toml: missing table [{name}]")
+    return table
+
+
+def _int(table: dict[str, Any], key: str, minimum: int = 0) -> int:
+    value = table.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise DataError(f"scene_default.toml: {key} must be a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def _zone(board: dict[str, Any], key: str) -> tuple[str, ...]:
+    zone = board.get(key)
+    if not isinstance(zone, list) or not all(isinstance(name, str) for name in zone):
+        raise DataError(f"scene_default.toml: {key} must be a list of square names")
+    return tuple(zone)
+
+
+def _scene_text(config: dict[str, Any]) -> str:
+    scene = _table(config, "scene")
+    objects = scene.get("object")
+    pig = scene.get("pig")
+    if not isinstance(objects, list) or not isinstance(pig, dict):
+        raise DataError("scene_default.toml: the scene needs [[scene.object]] entries and a [scene.pig]")
+    parts = []
+    for number, entry in enumerate(objects, start=1):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("type"), str)
+            or not isinstance(entry.get("square"), str)
+        ):
+            raise DataError(f"scene_default.toml: scene object {number} needs a type and a square")
+        parts.append(f"{entry['type']}:{entry['square']}")
+    if not isinstance(pig.get("square"), str):
+        raise DataError("scene_default.toml: [scene.pig] needs a square")
+    parts.append(f"pig:{pig['square']}")
+    return ",".join(parts)
+
+
+def load_components() -> Components:
+    counts = _components_csv()
+    _specials_csv()
+    config = read_toml(PACKAGE, "scene_default.toml")
+    board, players, supply = _table(config, "board"), _table(config, "players"), _table(config, "supply")
+    rules, setup = _table(config, "rules"), _table(config, "setup")
+    if (board.get("width"), board.get("height")) != (6, 6):
+        raise DataError("scene_default.toml: the Hatflings! floor is 6 × 6 squares")
+    for key, row in (("general_pool_size", "normal"), ("trees", "tree"), ("columns", "column")):
+        if _int(supply, key) != counts[row]:
+            raise DataError(f"scene_default.toml: {key} = {supply[key]} but components.csv says {counts[row]}")
+    for key, row in (("boxes", "box"), ("barrels", "barrel"), ("puddles", "puddle")):
+        if _int(supply, key) != counts[row]:
+            raise DataError(f"scene_default.toml: {key} = {supply[key]} but components.csv says {counts[row]}")
+    if tuple(supply.get("specials_per_team", ())) != SPECIAL_KINDS:
+        raise DataError(f"scene_default.toml: specials_per_team must be {list(SPECIAL_KINDS)}")
+    probability = rules.get("barrel_break_probability")
+    if not isinstance(probability, float | int) or not 0 <= probability <= 1:
+        raise DataError(f"scene_default.toml: barrel_break_probability must be in [0, 1], got {probability!r}")
+    colours = (players.get("colour_0"), players.get("colour_1"))
+    if not all(isinstance(c, str) and c for c in colours) or colours[0] == colours[1]:
+        raise DataError("scene_default.toml: colour_0 and colour_1 must be two different names")
+    min_objects = _int(rules, "min_objects", 1)
+    return Components(
+        general_pool_size=counts["normal"],
+        objects={kind: counts[kind] for kind in OBJECT_KINDS},
+        puddles=counts["puddle"],
+        start_zones=(_zone(board, "start_zone_0"), _zone(board, "start_zone_1")),
+        colours=(str(colours[0]), str(colours[1])),
+        starting_captain=_int(players, "starting_captain"),
+        min_objects=min_objects,
+        num_objects=_int(setup, "num_objects", min_objects),
+        repetition_limit=_int(rules, "repetition_limit"),
+        max_turns=_int(rules, "max_turns"),
+        barrel_break_percent=round(probability * 100),
+        default_scene=_scene_text(config),
+    )
+
+
+COMPONENTS = load_components()

@@ -1,0 +1,170 @@
+"""The Hatflings! game: its options and its fixed action space.
+
+Actions, in the words a captain types:
+
+* scene set-up: "tree at c3", "column at c3", "box at c3", "barrel at c3", then "pig at e3";
+* the dance: "place normal at c4", "place firebug at b1" (a halfling from the general pool or one of
+  the six specials), "greedy push at a3 east" (greedy entry with its push direction), "jump d4 over
+  d5 to d6";
+* follow-up decisions of the same turn: "puddle at e5" (clumsy), "pig to f3" (the pig must move).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.engine.actions import Action
+from parlour.engine.errors import InvalidOption
+from parlour.engine.game import Game
+from parlour.engine.options import Option
+from parlour.games.hatflings import board
+from parlour.games.hatflings.board import DIRECTIONS, NAMES, SQUARES
+from parlour.games.hatflings.components import COMPONENTS, OBJECT_KINDS
+from parlour.games.hatflings.pieces import KIND_NAMES, OBJECT_CODES, SOURCE_KINDS
+from parlour.games.hatflings.scene import Scene, check_zones, parse_scene, parse_zone
+
+# Action families, as the first field of `Hatflings.moves[id]`.
+A_SCENE, A_PIG_SETUP, A_PLACE, A_GREEDY, A_JUMP, A_PUDDLE, A_PIG = range(7)
+
+_SUPPLY_TOTAL = sum(COMPONENTS.objects.values())
+
+
+class Hatflings(Game):
+    name = "hatflings"
+    title = "Hatflings!"
+    summary = "two captains introduce halflings and jump them about a 6×6 floor, changing their rivals' hats"
+    perfect_information = True
+    options_spec = (
+        Option("players", int, 2, "number of captains", choices=(2,)),
+        Option(
+            "scene",
+            str,
+            "default",
+            "'default' (first-game scene), 'interactive' (captains place the objects and the pig) "
+            "or a fixed scene such as 'tree:c3,box:d4,barrel:b4,pig:e3'",
+        ),
+        Option(
+            "num_objects",
+            int,
+            COMPONENTS.num_objects,
+            "objects placed in an interactive scene",
+            minimum=COMPONENTS.min_objects,
+            maximum=_SUPPLY_TOTAL,
+        ),
+        Option("starting_captain", int, COMPONENTS.starting_captain, "the seat that starts", choices=(0, 1)),
+        Option(
+            "general_pool_size",
+            int,
+            COMPONENTS.general_pool_size,
+            "normal halflings in the pool",
+            minimum=0,
+            maximum=200,
+        ),
+        Option(
+            "repetition_limit",
+            int,
+            COMPONENTS.repetition_limit,
+            "a position seen this often ends the game (0: off)",
+            minimum=0,
+            maximum=100,
+        ),
+        Option(
+            "max_turns", int, COMPONENTS.max_turns, "turns before the game ends (0: off)", minimum=0, maximum=100_000
+        ),
+        Option(
+            "barrel_break_percent",
+            int,
+            COMPONENTS.barrel_break_percent,
+            "chance in percent that a barrel breaks",
+            minimum=0,
+            maximum=100,
+        ),
+        Option("start_zone_0", str, ",".join(COMPONENTS.start_zones[0]), "seat 0's start zone squares"),
+        Option("start_zone_1", str, ",".join(COMPONENTS.start_zones[1]), "seat 1's start zone squares"),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        if self.options["repetition_limit"] == 1:
+            raise InvalidOption("hatflings option repetition_limit must be 0 (off) or at least 2, got 1")
+        zones = (parse_zone(self.options["start_zone_0"], 0), parse_zone(self.options["start_zone_1"], 1))
+        check_zones(*zones)
+        self.zones = zones
+        self.zone_masks = (sum(1 << s for s in zones[0]), sum(1 << s for s in zones[1]))
+        self.colours = COMPONENTS.colours
+        self.supply = dict(COMPONENTS.objects)
+        self.puddles = COMPONENTS.puddles
+        self.scene = self._fixed_scene(self.options["scene"].strip())
+        self._place_tables: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+    def _fixed_scene(self, text: str) -> Scene | None:
+        if text.lower() == "interactive":
+            return None
+        if text.lower() == "default":
+            text = COMPONENTS.default_scene
+        return parse_scene(text, self.zones, self.supply, COMPONENTS.min_objects)
+
+    def _build_actions(self) -> list[Action]:
+        actions: list[Action] = []
+        self.moves: list[tuple[int, int, int, int]] = []
+        self.scene_ids = {code: [0] * len(SQUARES) for code in OBJECT_CODES.values()}
+        self.pig_setup_ids = [0] * len(SQUARES)
+        self.place_ids = {kind: [0] * len(SQUARES) for kind in SOURCE_KINDS}
+        self.puddle_ids = [0] * len(SQUARES)
+        self.pig_ids = [0] * len(SQUARES)
+
+        def add(label: str, kind: str, move: tuple[int, int, int, int], **params: Any) -> int:
+            actions.append(Action(len(actions), label, kind, tuple(params.items())))
+            self.moves.append(move)
+            return len(actions) - 1
+
+        for object_kind in OBJECT_KINDS:
+            code = OBJECT_CODES[object_kind]
+            for s in SQUARES:
+                self.scene_ids[code][s] = add(
+                    f"{object_kind} at {NAMES[s]}", "scene", (A_SCENE, code, s, 0), object=object_kind, square=NAMES[s]
+                )
+        for s in SQUARES:
+            self.pig_setup_ids[s] = add(f"pig at {NAMES[s]}", "pig setup", (A_PIG_SETUP, s, 0, 0), square=NAMES[s])
+        for kind in SOURCE_KINDS:
+            for s in SQUARES:
+                self.place_ids[kind][s] = add(
+                    f"place {KIND_NAMES[kind]} at {NAMES[s]}",
+                    "place",
+                    (A_PLACE, kind, s, 0),
+                    halfling=KIND_NAMES[kind],
+                    square=NAMES[s],
+                )
+        self.greedy_entries: list[tuple[int, int]] = []
+        for s in SQUARES:
+            for d in board.inward_directions(s):
+                name = DIRECTIONS[d][0]
+                aid = add(
+                    f"greedy push at {NAMES[s]} {name}", "greedy", (A_GREEDY, s, d, 0), square=NAMES[s], direction=name
+                )
+                self.greedy_entries.append((s, aid))
+        self.jumps: list[list[tuple[int, int, int]]] = [[] for _ in SQUARES]
+        for s in SQUARES:
+            for _, over, to in board.jump_lines(s):
+                label = f"jump {NAMES[s]} over {NAMES[over]} to {NAMES[to]}"
+                aid = add(label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to])
+                self.jumps[s].append((over, to, aid))
+        for s in SQUARES:
+            self.puddle_ids[s] = add(f"puddle at {NAMES[s]}", "puddle", (A_PUDDLE, s, 0, 0), square=NAMES[s])
+        for s in SQUARES:
+            self.pig_ids[s] = add(f"pig to {NAMES[s]}", "pig", (A_PIG, s, 0, 0), square=NAMES[s])
+        return actions
+
+    def place_table(self, sources: int) -> tuple[tuple[int, ...], ...]:
+        """Per square, the ids of "place ... at" actions for the halfling kinds set in `sources`."""
+        table = self._place_tables.get(sources)
+        if table is None:
+            kinds = [kind for kind in SOURCE_KINDS if sources >> kind & 1]
+            table = tuple(tuple(self.place_ids[kind][s] for kind in kinds) for s in SQUARES)
+            self._place_tables[sources] = table
+        return table
+
+    def new_state(self, seed: int = 0) -> Any:
+        from parlour.games.hatflings.rules import HatflingsState
+
+        return HatflingsState.start(self, seed)

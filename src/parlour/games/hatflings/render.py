@@ -1,0 +1,123 @@
+"""What a captain sees: the JSON view and the terminal drawing of a position.
+
+Hatflings! hides nothing but the barrel's future tosses, so every seat and every spectator gets
+the whole floor.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from parlour.games.hatflings.board import FILES, HEIGHT, NAMES, WIDTH
+from parlour.games.hatflings.pieces import (
+    EMPTY,
+    KIND_NAMES,
+    PHASE_NAMES,
+    PUDDLE,
+    SCENERY_NAMES,
+    SOURCE_KINDS,
+)
+
+if TYPE_CHECKING:
+    from parlour.games.hatflings.rules import HatflingsState
+
+KIND_LETTERS = ("", "n", "j", "c", "f", "k", "g", "s", "x")
+SCENERY_LETTERS = ("", "B", "R", "T", "C", "~", "~")
+LEGEND = (
+    "halflings: Y/P = yellow/purple hat, then n normal, j joker, x spent joker, c cheating, f firebug, "
+    "k clumsy, g greedy, s stilts\n"
+    "scenery: T tree, C column, B box, R barrel, ~y/~p puddle of yellow/purple, @ pig; "
+    "a halfling on a box or barrel shows both (YnB)"
+)
+
+
+def _square_view(state: HatflingsState, s: int) -> dict[str, Any] | None:
+    entry: dict[str, Any] = {}
+    code, scenery = state.hat[s], state.scenery[s]
+    if code:
+        entry["halfling"] = {"kind": KIND_NAMES[code >> 1], "seat": code & 1, "colour": state.game.colours[code & 1]}
+    if scenery != EMPTY:
+        entry["object"] = SCENERY_NAMES[scenery]
+        if scenery >= PUDDLE:
+            entry["owner"] = scenery - PUDDLE
+    if s == state.pig:
+        entry["pig"] = True
+    return entry or None
+
+
+def _pool_names(mask: int) -> list[str]:
+    return [KIND_NAMES[kind] for kind in SOURCE_KINDS if mask >> kind & 1]
+
+
+def view(state: HatflingsState) -> dict[str, Any]:
+    game = state.game
+    squares = {}
+    for s in range(WIDTH * HEIGHT):
+        entry = _square_view(state, s)
+        if entry is not None:
+            squares[NAMES[s]] = entry
+    result: dict[str, Any] = {
+        "phase": PHASE_NAMES[state.phase],
+        "to_move": state.current_player(),
+        "captain": state.captain,
+        "turns_played": state.turns,
+        "colours": list(game.colours),
+        "squares": squares,
+        "pig": NAMES[state.pig] if state.pig >= 0 else None,
+        "general_pool": state.pool,
+        "special_pools": [_pool_names(state.specials[0]), _pool_names(state.specials[1])],
+        "puddle_supply": state.puddle_supply,
+        "first_turn_done": [bool(state.started & 1), bool(state.started & 2)],
+        "start_zones": [[NAMES[s] for s in zone] for zone in game.zones],
+        "hats": state.hat_counts(),
+        "in_rival_start_zone": state.rival_zone_counts(),
+    }
+    if state.phase <= 1:
+        result["objects_to_place"] = state.scene_left
+        result["objects_in_supply"] = {SCENERY_NAMES[c]: n for c, n in enumerate(state.objects_left) if c}
+    if state.lander >= 0:
+        result["lander"] = NAMES[state.lander]
+    if state.end_reason:
+        result["end"] = state.end_reason
+        result["winners"] = state.winners()
+    return result
+
+
+def _cell(state: HatflingsState, s: int) -> str:
+    code, scenery = state.hat[s], state.scenery[s]
+    text = ""
+    if code:
+        text = state.game.colours[code & 1][0].upper() + KIND_LETTERS[code >> 1]
+    if scenery >= PUDDLE:
+        text += "~" + state.game.colours[scenery - PUDDLE][0].lower()
+    elif scenery:
+        text += SCENERY_LETTERS[scenery]
+    if s == state.pig:
+        text += "@"
+    return text or "."
+
+
+def render(state: HatflingsState) -> str:
+    game = state.game
+    header = ("    " + "".join(f"{f:<5}" for f in FILES)).rstrip()
+    lines = [header]
+    for y in range(HEIGHT - 1, -1, -1):
+        cells = "".join(f"{_cell(state, y * WIDTH + x):<5}" for x in range(WIDTH))
+        lines.append(f"{y + 1}   {cells}".rstrip())
+    lines.append(header)
+    counts = state.hat_counts()
+    lines.append(
+        f"hats: {game.colours[0]} {counts[0]}, {game.colours[1]} {counts[1]}   general pool: {state.pool}   "
+        f"puddles in supply: {state.puddle_supply}   turns played: {state.turns}"
+    )
+    for seat in (0, 1):
+        specials = ", ".join(_pool_names(state.specials[seat])) or "none"
+        lines.append(f"seat {seat} ({game.colours[seat]}) specials left: {specials}")
+    if state.end_reason:
+        winners = state.winners()
+        outcome = "a draw" if len(winners) == 2 else f"{game.colours[winners[0]]} wins"
+        lines.append(f"the dance is over: {state.end_reason}; {outcome}")
+    else:
+        lines.append(f"{PHASE_NAMES[state.phase]}: seat {state.mover} ({game.colours[state.mover]}) to decide")
+    lines.append(LEGEND)
+    return "\n".join(lines)
