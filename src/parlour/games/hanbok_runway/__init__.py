@@ -1,0 +1,7 @@
+"""Hanbok Runway: two designers pair style and fabric cards into hanbok sets to win six colours."""
+
+from parlour.games.hanbok_runway.rules import HanbokRunway, HanbokRunwayState
+
+GAME = HanbokRunway
+
+__all__ = ["GAME", "HanbokRunway", "HanbokRunwayState"]

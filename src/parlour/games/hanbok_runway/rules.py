@@ -1,0 +1,756 @@
+"""Hanbok Runway's rules as a state machine (spec rulings R1-R21 are cited where they apply).
+
+A turn is split into the player's own decisions, each a normal action: the draw split (R8), then
+up to two sets (style symbol + fabric card + the colour to earn), the oval's peek or flip when a
+set has one (R12), "pass", and at the Pass step one discard at a time down to the hand limit (R15).
+
+Fabric tokens are physical things with a fixed id: colour c, queue position p (0-based) is token
+c * T + p, where T is the tokens per colour. A token keeps its id when it moves into a set, so its
+face (up or down) and who knows its value (`known`, a bitmask of seats: the knowledge set) belong
+to the token, while `value` holds what is printed on it. `determinize` shuffles the values of the
+tokens a seat does not know among themselves, which keeps every count and every known value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from parlour.engine import TERMINAL, Action, Event, Game, IllegalAction, Option, Rng, Score, State
+from parlour.games.hanbok_runway import scoring
+from parlour.games.hanbok_runway.components import MANNEQUIN, OVAL, SYMBOLS, Components, load_components
+
+COMPONENTS = load_components()
+
+INITIAL_DRAW, DRAW, SETS, OVAL_CHOICE, DISCARD, OVER = range(6)
+PHASES = ("initial draw", "draw", "sets", "oval", "discard", "over")
+
+# what an action id does: the kinds of the action space
+DRAW_SPLIT, MAKE_SET, PASS, PEEK, FLIP, DISCARD_STYLE, DISCARD_FABRIC = range(7)
+ALL_SEATS = 0b11
+
+
+class HanbokRunway(Game):
+    name = "hanbok_runway"
+    title = "Hanbok Runway"
+    summary = "designers pair style and fabric cards into hanbok sets to win influence in six colours"
+    perfect_information = False
+    options_spec = (
+        Option("players", int, 2, "number of players", choices=(2,)),
+        Option("start_player", int, -1, "seat of the start player (-1: drawn from the seed)", choices=(-1, 0, 1)),
+        Option(
+            "safety_turn_cap",
+            int,
+            COMPONENTS.safety_turn_cap,
+            "turns after which the game ends as if triggered (an engine guard, R17; 0: off)",
+            minimum=0,
+            maximum=100_000,
+        ),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        self.components = COMPONENTS
+        super().__init__(**options)
+
+    def _build_actions(self) -> list[Action]:
+        comps = self.components
+        labels: list[tuple[str, str, tuple[tuple[str, Any], ...], tuple[int, int, int, int]]] = []
+        biggest = max(comps.initial_draw, comps.draw_per_turn)
+        self.draw_ids = [[-1] * (biggest + 1) for _ in range(biggest + 1)]
+        for total in range(biggest + 1):
+            for styles in range(total, -1, -1):
+                fabrics = total - styles
+                self.draw_ids[styles][fabrics] = len(labels)
+                labels.append(
+                    (
+                        _draw_label(styles, fabrics),
+                        "draw",
+                        (("style", styles), ("fabric", fabrics)),
+                        (DRAW_SPLIT, styles, fabrics, 0),
+                    )
+                )
+        # (kind, colour) pairs a fabric card offers; a set action is a symbol with one of these
+        self.kind_colours = [[(kind, colour) for colour in pair] for kind, pair in enumerate(comps.fabric_kinds)]
+        flat = [pair for options in self.kind_colours for pair in options]
+        self.kind_colour_index = {pair: index for index, pair in enumerate(flat)}
+        self.set_base = len(labels)
+        for symbol, symbol_name in enumerate(SYMBOLS):
+            for kind, colour in flat:
+                labels.append(
+                    (
+                        f"set {symbol_name} + {comps.kind_label(kind)}, earn {comps.colours[colour]}",
+                        "set",
+                        (("style", symbol_name), ("fabric", comps.kind_label(kind)), ("colour", comps.colours[colour])),
+                        (MAKE_SET, symbol, kind, colour),
+                    )
+                )
+        self.pairs_per_symbol = len(flat)
+        self.pass_id = len(labels)
+        labels.append(("pass", "pass", (), (PASS, 0, 0, 0)))
+        tokens = len(comps.colours) * comps.tokens_per_colour
+        self.peek_base = len(labels)
+        for token in range(tokens):
+            colour, position = divmod(token, comps.tokens_per_colour)
+            name = comps.colours[colour]
+            params = (("colour", name), ("position", position + 1))
+            labels.append((f"peek at {name} {position + 1}", "peek", params, (PEEK, token, 0, 0)))
+        self.flip_base = len(labels)
+        for token in range(tokens):
+            colour, position = divmod(token, comps.tokens_per_colour)
+            name = comps.colours[colour]
+            params = (("colour", name), ("position", position + 1))
+            labels.append((f"flip opponent's {name} {position + 1}", "flip", params, (FLIP, token, 0, 0)))
+        self.discard_style_base = len(labels)
+        for symbol, symbol_name in enumerate(SYMBOLS):
+            labels.append(
+                (f"discard {symbol_name}", "discard", (("style", symbol_name),), (DISCARD_STYLE, symbol, 0, 0))
+            )
+        self.discard_fabric_base = len(labels)
+        for kind in range(len(comps.fabric_kinds)):
+            label = comps.kind_label(kind)
+            labels.append((f"discard {label}", "discard", (("fabric", label),), (DISCARD_FABRIC, kind, 0, 0)))
+        self.effects = [effect for _, _, _, effect in labels]
+        return [Action(i, label, kind, params) for i, (label, kind, params, _) in enumerate(labels)]
+
+    def new_state(self, seed: int = 0) -> HanbokRunwayState:
+        return HanbokRunwayState.setup(self, seed)
+
+
+def _draw_label(styles: int, fabrics: int) -> str:
+    parts = [f"{n} {deck}" for n, deck in ((styles, "style"), (fabrics, "fabric")) if n]
+    return "draw " + (" + ".join(parts) if parts else "nothing")
+
+
+class HanbokRunwayState(State):
+    """One position. Lists are flat and small so that `clone` is a handful of list copies."""
+
+    __slots__ = (
+        "phase",
+        "active",
+        "start",
+        "turns_played",
+        "sets_this_turn",
+        "oval_colour",
+        "triggered",
+        "style_deck",
+        "fabric_deck",
+        "style_discard",
+        "fabric_discard",
+        "tableau_style",
+        "tableau_fabric",
+        "set_symbols",
+        "set_kinds",
+        "set_tokens",
+        "taken",
+        "value",
+        "face_up",
+        "known",
+        "owner",
+        "additional",
+        "supply",
+        "rng",
+        "_legal",
+    )
+    game: HanbokRunway
+
+    def __init__(self, game: HanbokRunway, seed: int) -> None:
+        super().__init__(game, seed)
+        comps = game.components
+        colours = len(comps.colours)
+        tokens = colours * comps.tokens_per_colour
+        self.phase = INITIAL_DRAW
+        self.active = 0
+        self.start = 0
+        self.turns_played = 0
+        self.sets_this_turn = 0
+        self.oval_colour = -1
+        self.triggered = False
+        self.style_deck: list[int] = []  # symbols; the top card is the last
+        self.fabric_deck: list[int] = []  # fabric kinds; the top card is the last
+        self.style_discard = [0] * len(SYMBOLS)  # counts per symbol (face-up piles, R9)
+        self.fabric_discard = [0] * len(comps.fabric_kinds)
+        self.tableau_style = [[0] * len(SYMBOLS) for _ in range(2)]  # counts per symbol, public (R7)
+        self.tableau_fabric = [[0] * len(comps.fabric_kinds) for _ in range(2)]
+        self.set_symbols: list[list[int]] = [[], []]
+        self.set_kinds: list[list[int]] = [[], []]
+        self.set_tokens: list[list[int]] = [[], []]
+        self.taken = [0] * colours  # tokens taken from each queue = index of its next position
+        self.value = [0] * tokens
+        self.face_up = [False] * tokens
+        self.known = [0] * tokens  # bit s set: seat s knows the token's value
+        self.owner = [-1] * tokens  # -1: still in the queue
+        self.additional = [0] * colours  # additional VP tokens lying next to each VP token
+        self.supply = comps.additional_vp_supply
+        self.rng = Rng(seed)
+        self._legal: list[Action] | None = None
+
+    @classmethod
+    def setup(cls, game: HanbokRunway, seed: int) -> HanbokRunwayState:
+        """Shuffle both decks and every queue from the seed, and choose the start player."""
+        state = cls(game, seed)
+        comps = game.components
+        rng = state.rng
+        chosen = game.options["start_player"]
+        state.start = state.active = rng.randrange(2) if chosen < 0 else chosen
+        state.style_deck = list(comps.style_cards)
+        state.fabric_deck = list(comps.fabric_cards)
+        rng.shuffle(state.style_deck)
+        rng.shuffle(state.fabric_deck)
+        per_colour = comps.tokens_per_colour
+        for colour, values in enumerate(comps.token_values):
+            row = list(values)
+            rng.shuffle(row)
+            state.value[colour * per_colour : (colour + 1) * per_colour] = row
+            for position, up in enumerate(comps.queue_face_up):
+                token = colour * per_colour + position
+                state.face_up[token] = up
+                state.known[token] = ALL_SEATS if up else 0
+        return state
+
+    # --- the protocol -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == OVER else self.active
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, computed once per position (callers must not change the list)."""
+        legal = self._legal
+        if legal is None:
+            actions = self.game.actions
+            legal = self._legal = [actions[i] for i in self._legal_ids()]
+        return legal
+
+    def apply(self, action: Action | int | str) -> list[Event]:
+        if self.phase == OVER:
+            return super().apply(action)  # the base refuses it with its own words
+        action = self.game.action(action)  # the game's own prebuilt object, whatever names it
+        # the base class's check, without a Python-level __eq__ call per legal action
+        for candidate in self.legal_actions():
+            if candidate is action:
+                break
+        else:
+            raise IllegalAction(self.why_illegal(action))
+        events = self._apply(action)
+        self.history.append(action.id)
+        return events
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._legal = None
+        effect, first, second, third = self.game.effects[action.id]
+        if effect == DRAW_SPLIT:
+            return self._draw_step(first, second)
+        if effect == MAKE_SET:
+            return self._make_set(first, second, third)
+        if effect == PASS:
+            return self._pass()
+        if effect == PEEK:
+            return self._peek(first)
+        if effect == FLIP:
+            return self._flip(first)
+        if effect == DISCARD_STYLE:
+            self.tableau_style[self.active][first] -= 1
+            self.style_discard[first] += 1
+            return self._discarded(SYMBOLS[first])
+        self.tableau_fabric[self.active][first] -= 1
+        self.fabric_discard[first] += 1
+        return self._discarded(self.game.components.kind_label(first))
+
+    # --- legal actions -----------------------------------------------------------------
+
+    def _draw_target(self) -> tuple[int, int, int]:
+        """(cards to draw, style cards available, fabric cards available) for the draw step (R8)."""
+        comps = self.game.components
+        wanted = comps.initial_draw if self.phase == INITIAL_DRAW else comps.draw_per_turn
+        styles = len(self.style_deck) + sum(self.style_discard)
+        fabrics = len(self.fabric_deck) + sum(self.fabric_discard)
+        return min(wanted, styles + fabrics), styles, fabrics
+
+    def _legal_ids(self) -> list[int]:
+        phase = self.phase
+        game = self.game
+        if phase == SETS:
+            ids = self._set_ids() if self._may_make_set() else []
+            ids.append(game.pass_id)
+            return ids
+        if phase <= DRAW:
+            total, styles, fabrics = self._draw_target()
+            row = game.draw_ids
+            return [row[s][total - s] for s in range(min(styles, total), max(0, total - fabrics) - 1, -1)]
+        if phase == OVAL_CHOICE:
+            return [game.peek_base + t for t in self._peekable()] + [game.flip_base + t for t in self._flippable()]
+        if phase == DISCARD:
+            seat = self.active
+            base = game.discard_style_base
+            ids = [base + s for s, n in enumerate(self.tableau_style[seat]) if n]
+            base = game.discard_fabric_base
+            ids += [base + k for k, n in enumerate(self.tableau_fabric[seat]) if n]
+            return ids
+        return []
+
+    def _may_make_set(self) -> bool:
+        comps = self.game.components
+        return (
+            self.sets_this_turn < comps.max_sets_per_turn
+            and len(self.set_tokens[self.active]) < comps.max_sets_per_player
+        )
+
+    def _set_ids(self) -> list[int]:
+        game = self.game
+        per_colour = game.components.tokens_per_colour
+        taken = self.taken
+        index = game.kind_colour_index
+        offered = [
+            index[pair]
+            for kind, n in enumerate(self.tableau_fabric[self.active])
+            if n
+            for pair in game.kind_colours[kind]
+            if taken[pair[1]] < per_colour
+        ]
+        if not offered:
+            return []
+        width = game.pairs_per_symbol
+        base = game.set_base
+        return [
+            base + symbol * width + pair
+            for symbol, n in enumerate(self.tableau_style[self.active])
+            if n
+            for pair in offered
+        ]
+
+    def _peekable(self) -> list[int]:
+        """Face-down tokens still in the oval colour's queue (R12a; already-seen ones too, R21)."""
+        per_colour = self.game.components.tokens_per_colour
+        first = self.oval_colour * per_colour
+        return [t for t in range(first + self.taken[self.oval_colour], first + per_colour) if not self.face_up[t]]
+
+    def _flippable(self) -> list[int]:
+        """The opponent's face-down tokens of the oval colour (R12b)."""
+        per_colour = self.game.components.tokens_per_colour
+        face_up = self.face_up
+        return [t for t in self.set_tokens[1 - self.active] if t // per_colour == self.oval_colour and not face_up[t]]
+
+    # --- resolving actions ---------------------------------------------------------------
+
+    def _draw_step(self, styles: int, fabrics: int) -> list[Event]:
+        seat = self.active
+        events = self._draw_cards(seat, styles, fabrics)
+        if self.phase == INITIAL_DRAW:
+            if seat == self.start:
+                self.active = 1 - seat
+            else:
+                self.active = self.start
+                self.phase = DRAW
+        else:
+            self.phase = SETS
+            self.sets_this_turn = 0
+        return events
+
+    def _draw_cards(self, seat: int, styles: int, fabrics: int) -> list[Event]:
+        """All cards of a split drawn together; the R9 reshuffle check runs after every card."""
+        events: list[Event] = []
+        drawn_styles: list[str] = []
+        drawn_fabrics: list[str] = []
+        tableau = self.tableau_style[seat]
+        for _ in range(styles):
+            symbol = self.style_deck.pop()
+            tableau[symbol] += 1
+            drawn_styles.append(SYMBOLS[symbol])
+            if not self.style_deck:
+                events += self._rebuild_decks()
+        tableau = self.tableau_fabric[seat]
+        kind_label = self.game.components.kind_label
+        for _ in range(fabrics):
+            kind = self.fabric_deck.pop()
+            tableau[kind] += 1
+            drawn_fabrics.append(kind_label(kind))
+            if not self.fabric_deck:
+                events += self._rebuild_decks()
+        # drawn cards go face-up in front of their owner (R7), so the draw is public
+        cards = ", ".join(drawn_styles + drawn_fabrics) or "nothing"
+        events.insert(
+            0,
+            Event("draw", f"seat {seat} draws {cards}", {"seat": seat, "style": drawn_styles, "fabric": drawn_fabrics}),
+        )
+        return events
+
+    def _rebuild_decks(self) -> list[Event]:
+        """R9: an empty deck whose discard pile holds cards is rebuilt from that pile, shuffled."""
+        events = []
+        if not self.style_deck and any(self.style_discard):
+            self.style_deck = [s for s, n in enumerate(self.style_discard) for _ in range(n)]
+            self.style_discard = [0] * len(self.style_discard)
+            self.rng.shuffle(self.style_deck)
+            events.append(_reshuffle_event("style", len(self.style_deck)))
+        if not self.fabric_deck and any(self.fabric_discard):
+            self.fabric_deck = [k for k, n in enumerate(self.fabric_discard) for _ in range(n)]
+            self.fabric_discard = [0] * len(self.fabric_discard)
+            self.rng.shuffle(self.fabric_deck)
+            events.append(_reshuffle_event("fabric", len(self.fabric_deck)))
+        return events
+
+    def _make_set(self, symbol: int, kind: int, colour: int) -> list[Event]:
+        """Section 5: the two cards become a set, earn the queue's first token, resolve the symbol."""
+        seat = self.active
+        comps = self.game.components
+        self.tableau_style[seat][symbol] -= 1
+        self.tableau_fabric[seat][kind] -= 1
+        token = colour * comps.tokens_per_colour + self.taken[colour]
+        self.taken[colour] += 1
+        self.owner[token] = seat
+        self.known[token] |= 1 << seat
+        self.set_symbols[seat].append(symbol)
+        self.set_kinds[seat].append(kind)
+        self.set_tokens[seat].append(token)
+        self.sets_this_turn += 1
+        events = self._earn_events(seat, symbol, kind, token)
+        events += self._resolve_symbol(seat, symbol, colour)
+        if not self.triggered and self._end_condition():
+            self.triggered = True
+            events.append(Event("end triggered", f"the end is triggered on seat {seat}'s turn", {"seat": seat}))
+        return events
+
+    def _earn_events(self, seat: int, symbol: int, kind: int, token: int) -> list[Event]:
+        comps = self.game.components
+        colour, position = divmod(token, comps.tokens_per_colour)
+        earned = f"{comps.colours[colour]} {position + 1}"
+        what = f"seat {seat} sets {SYMBOLS[symbol]} + {comps.kind_label(kind)} and earns {earned}"
+        data: dict[str, Any] = {
+            "seat": seat,
+            "style": SYMBOLS[symbol],
+            "fabric": comps.kind_label(kind),
+            "colour": comps.colours[colour],
+            "position": position + 1,
+            "face_up": self.face_up[token],
+        }
+        if self.face_up[token]:
+            return [Event("earn", f"{what} ({self.value[token]:+d})", {**data, "value": self.value[token]})]
+        # a face-down token: only its new owner sees the front (R21)
+        return [
+            Event("earn", f"{what} ({self.value[token]:+d}, face-down)", {**data, "value": self.value[token]}, (seat,)),
+            Event("earn", f"{what} (face-down)", {**data, "redacted": True}),
+        ]
+
+    def _resolve_symbol(self, seat: int, symbol: int, colour: int) -> list[Event]:
+        name = self.game.components.colours[colour]
+        if symbol == OVAL:
+            self.oval_colour = colour
+            if self._peekable() or self._flippable():
+                self.phase = OVAL_CHOICE  # R12: must be used when possible; the player picks how
+                return []
+            self.oval_colour = -1
+            return [Event("oval", f"the oval finds no face-down {name} token", {"seat": seat, "colour": name})]
+        if symbol == MANNEQUIN:
+            if not self.supply:  # R14: nothing happens once the supply is empty
+                return [Event("mannequin", "no additional VP token is left", {"seat": seat, "colour": name})]
+            self.supply -= 1
+            self.additional[colour] += 1
+            return [
+                Event(
+                    "mannequin",
+                    f"an additional VP token goes next to {name}'s VP token ({self.additional[colour]} there)",
+                    {"seat": seat, "colour": name, "pile": self.additional[colour]},
+                )
+            ]
+        # R13: triangle, bell and trapezoid act only at scoring; nothing is revealed now
+        return []
+
+    def _end_condition(self) -> bool:
+        """R16: two colours' queues are empty, or a player owns the maximum number of sets."""
+        comps = self.game.components
+        empty = sum(1 for n in self.taken if n == comps.tokens_per_colour)
+        most_sets = max(len(self.set_tokens[0]), len(self.set_tokens[1]))
+        return empty >= comps.end_trigger_empty_colours or most_sets >= comps.end_trigger_sets
+
+    def _peek(self, token: int) -> list[Event]:
+        seat = self.active
+        comps = self.game.components
+        colour, position = divmod(token, comps.tokens_per_colour)
+        self.known[token] |= 1 << seat
+        self.phase = SETS
+        self.oval_colour = -1
+        name = comps.colours[colour]
+        data: dict[str, Any] = {"seat": seat, "colour": name, "position": position + 1}
+        text = f"seat {seat} peeks at {name} {position + 1} in the queue"
+        return [
+            Event("peek", f"{text}: {self.value[token]:+d}", {**data, "value": self.value[token]}, (seat,)),
+            Event("peek", text, {**data, "redacted": True}),
+        ]
+
+    def _flip(self, token: int) -> list[Event]:
+        seat = self.active
+        comps = self.game.components
+        colour, position = divmod(token, comps.tokens_per_colour)
+        self.face_up[token] = True
+        self.known[token] = ALL_SEATS
+        self.phase = SETS
+        self.oval_colour = -1
+        name = comps.colours[colour]
+        return [
+            Event(
+                "flip",
+                f"seat {seat} flips the opponent's {name} {position + 1} face-up: {self.value[token]:+d}",
+                {"seat": seat, "colour": name, "position": position + 1, "value": self.value[token]},
+            )
+        ]
+
+    def _pass(self) -> list[Event]:
+        seat = self.active
+        events = [Event("pass", f"seat {seat} passes", {"seat": seat})]
+        if self._hand_size(seat) > self.game.components.hand_limit:
+            self.phase = DISCARD  # R15: the player names the cards to discard, one at a time
+            return events
+        return events + self._end_turn()
+
+    def _discarded(self, card: str) -> list[Event]:
+        seat = self.active
+        events = [Event("discard", f"seat {seat} discards {card}", {"seat": seat, "card": card})]
+        if self._hand_size(seat) > self.game.components.hand_limit:
+            return events
+        # R20: the discards of one Pass step land together; the R9 check runs once, now
+        return events + self._rebuild_decks() + self._end_turn()
+
+    def _end_turn(self) -> list[Event]:
+        """Step E (R16, R17): end the game after the second player's turn once triggered."""
+        events: list[Event] = []
+        self.turns_played += 1
+        cap = self.game.options["safety_turn_cap"]
+        if not self.triggered and cap and self.turns_played >= cap:
+            self.triggered = True
+            events.append(Event("end triggered", f"the safety cap of {cap} turns is reached", {"cap": cap}))
+        if self.triggered and self.active != self.start:
+            return events + self._finish()
+        self.active = 1 - self.active
+        self.phase = DRAW
+        self.sets_this_turn = 0
+        return events
+
+    def _finish(self) -> list[Event]:
+        """Scoring step 1: every earned token is revealed (queue tokens stay where they are)."""
+        self.phase = OVER
+        for seat in (0, 1):
+            for token in self.set_tokens[seat]:
+                self.face_up[token] = True
+                self.known[token] = ALL_SEATS
+        totals = [score.total for score in self.scores()]
+        return [
+            Event(
+                "game over",
+                f"the game ends: trophies {totals[0]:g} to {totals[1]:g}",
+                {"trophies": totals, "winners": self.winners()},
+            )
+        ]
+
+    def _hand_size(self, seat: int) -> int:
+        return sum(self.tableau_style[seat]) + sum(self.tableau_fabric[seat])
+
+    # --- why not -----------------------------------------------------------------------
+
+    def why_illegal(self, action: Action) -> str:
+        return _why_illegal(self, action)
+
+    # --- scoring ------------------------------------------------------------------------
+
+    def influences(self, public_only: bool = False) -> list[list[int]]:
+        """Each seat's influence per colour: the modified values of its tokens (section 8, R13).
+
+        With `public_only`, only face-up tokens count: that is what anybody may know mid-game.
+        """
+        comps = self.game.components
+        per_colour = comps.tokens_per_colour
+        result = [[0] * len(comps.colours) for _ in range(2)]
+        for seat in (0, 1):
+            for symbol, token in zip(self.set_symbols[seat], self.set_tokens[seat], strict=True):
+                if public_only and not self.face_up[token]:
+                    continue
+                result[seat][token // per_colour] += scoring.modified_value(symbol, self.value[token], comps)
+        return result
+
+    def scores(self) -> list[Score]:
+        """Trophies per colour. Mid-game only face-up tokens count, so the scores never leak a secret."""
+        comps = self.game.components
+        influences = self.influences(public_only=True)
+        won = scoring.trophies_won(influences, self.additional, comps)
+        result = []
+        for seat in (0, 1):
+            breakdown: dict[str, float] = {}
+            for colour, name in enumerate(comps.colours):
+                breakdown[name] = won[seat][colour]
+                breakdown[f"{name} influence"] = influences[seat][colour]
+            result.append(Score(float(sum(won[seat])), breakdown, (-float(len(self.set_tokens[seat])),)))
+        return result
+
+    def winners(self) -> list[int]:
+        totals = [int(score.total) for score in self.scores()]
+        return scoring.winners(totals, [len(self.set_tokens[0]), len(self.set_tokens[1])])
+
+    # --- information ----------------------------------------------------------------------
+
+    def knows(self, seat: int | None, token: int) -> bool:
+        """Whether `seat` knows the token's value; a spectator (None) knows only face-up tokens."""
+        if seat is None:
+            return self.face_up[token]
+        return bool(self.known[token] >> seat & 1)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from parlour.games.hanbok_runway.view import build_view
+
+        return build_view(self, seat)
+
+    def render(self, seat: int | None = None) -> str:
+        from parlour.games.hanbok_runway.render import render
+
+        return render(self, seat)
+
+    def heuristic(self, seat: int) -> float:
+        from parlour.games.hanbok_runway.heuristic import evaluate
+
+        return evaluate(self, seat)
+
+    def clone(self) -> HanbokRunwayState:
+        twin = HanbokRunwayState.__new__(HanbokRunwayState)
+        self._copy_base_into(twin)
+        twin.phase = self.phase
+        twin.active = self.active
+        twin.start = self.start
+        twin.turns_played = self.turns_played
+        twin.sets_this_turn = self.sets_this_turn
+        twin.oval_colour = self.oval_colour
+        twin.triggered = self.triggered
+        twin.style_deck = self.style_deck.copy()
+        twin.fabric_deck = self.fabric_deck.copy()
+        twin.style_discard = self.style_discard.copy()
+        twin.fabric_discard = self.fabric_discard.copy()
+        twin.tableau_style = [self.tableau_style[0].copy(), self.tableau_style[1].copy()]
+        twin.tableau_fabric = [self.tableau_fabric[0].copy(), self.tableau_fabric[1].copy()]
+        twin.set_symbols = [self.set_symbols[0].copy(), self.set_symbols[1].copy()]
+        twin.set_kinds = [self.set_kinds[0].copy(), self.set_kinds[1].copy()]
+        twin.set_tokens = [self.set_tokens[0].copy(), self.set_tokens[1].copy()]
+        twin.taken = self.taken.copy()
+        twin.value = self.value.copy()
+        twin.face_up = self.face_up.copy()
+        twin.known = self.known.copy()
+        twin.owner = self.owner.copy()
+        twin.additional = self.additional.copy()
+        twin.supply = self.supply
+        twin.rng = self.rng.clone()
+        twin._legal = self._legal  # never mutated in place, so it may be shared
+        return twin
+
+    def determinize(self, seat: int, rng: Rng) -> HanbokRunwayState:
+        """A copy with deck order, the values `seat` does not know and the generator's future re-drawn.
+
+        Within each colour the unknown tokens swap values among themselves: the values a colour's
+        tokens carry stay exactly its component values, and every value `seat` knows stays put.
+        The discard piles, tableaux and sets are public, so each deck's contents are fixed; only
+        their order is hidden.
+        """
+        twin = self.clone()
+        twin.rng = rng.spawn()
+        rng.shuffle(twin.style_deck)
+        rng.shuffle(twin.fabric_deck)
+        per_colour = self.game.components.tokens_per_colour
+        bit = 1 << seat
+        for first in range(0, len(twin.value), per_colour):
+            unknown = [t for t in range(first, first + per_colour) if not self.known[t] & bit]
+            values = [twin.value[t] for t in unknown]
+            rng.shuffle(values)
+            for token, value in zip(unknown, values, strict=True):
+                twin.value[token] = value
+        return twin
+
+
+def _reshuffle_event(deck: str, size: int) -> Event:
+    return Event(
+        "reshuffle",
+        f"the {deck} discard pile ({size} cards) is shuffled into a new deck",
+        {"deck": deck, "cards": size},
+    )
+
+
+def _why_illegal(state: HanbokRunwayState, action: Action) -> str:
+    """The specific rule that forbids `action` in `state`."""
+    game = state.game
+    comps = game.components
+    effect, first, second, third = game.effects[action.id]
+    phase = state.phase
+    step = {
+        INITIAL_DRAW: "it is the opening draw of 3 cards",
+        DRAW: "it is the draw step: draw 2 cards first",
+        SETS: "it is the set step: make a set or pass",
+        OVAL_CHOICE: f"the oval must be resolved first: peek at a face-down {comps.colours[state.oval_colour]} "
+        "token in the queue or flip one of the opponent's",
+        DISCARD: f"the hand limit is {comps.hand_limit}: discard a card first",
+    }.get(phase, "the game is over")
+    wanted_phase = {
+        DRAW_SPLIT: (INITIAL_DRAW, DRAW),
+        MAKE_SET: (SETS,),
+        PASS: (SETS,),
+        PEEK: (OVAL_CHOICE,),
+        FLIP: (OVAL_CHOICE,),
+        DISCARD_STYLE: (DISCARD,),
+        DISCARD_FABRIC: (DISCARD,),
+    }[effect]
+    if phase not in wanted_phase:
+        return f"{action.label!r} is not allowed now: {step}"
+    seat = state.active
+    if effect == DRAW_SPLIT:
+        total, styles, fabrics = state._draw_target()
+        if first + second != total:
+            return f"draw exactly {total} cards now, in any split"
+        deck, free = ("style", styles) if first > styles else ("fabric", fabrics)
+        return f"only {free} {deck} cards are left in the {deck} deck and its discard pile"
+    if effect == MAKE_SET:
+        kind, colour = second, third
+        if state.sets_this_turn >= comps.max_sets_per_turn:
+            return f"at most {comps.max_sets_per_turn} sets may be made in one turn"
+        if len(state.set_tokens[seat]) >= comps.max_sets_per_player:
+            return f"a player may make at most {comps.max_sets_per_player} sets"
+        if not state.tableau_style[seat][first]:
+            return f"you have no {SYMBOLS[first]} style card in front of you"
+        if not state.tableau_fabric[seat][kind]:
+            return f"you have no {comps.kind_label(kind)} fabric card in front of you"
+        return f"{comps.colours[colour]}'s queue is empty: no token left to earn"
+    if effect == PEEK:
+        colour, position = divmod(first, comps.tokens_per_colour)
+        if colour != state.oval_colour:
+            return f"the oval looks only at {comps.colours[state.oval_colour]}, the colour just earned"
+        if position < state.taken[colour]:
+            return f"{comps.colours[colour]} {position + 1} has already left the queue"
+        return f"{comps.colours[colour]} {position + 1} is face-up: only a face-down token can be peeked at"
+    if effect == FLIP:
+        colour, position = divmod(first, comps.tokens_per_colour)
+        if colour != state.oval_colour:
+            return f"the oval looks only at {comps.colours[state.oval_colour]}, the colour just earned"
+        if state.owner[first] != 1 - seat:
+            return f"{comps.colours[colour]} {position + 1} is not one of the opponent's tokens"
+        return f"the opponent's {comps.colours[colour]} {position + 1} is already face-up"
+    name = SYMBOLS[first] if effect == DISCARD_STYLE else comps.kind_label(first)
+    return f"you have no {name} card to discard"
+
+
+def token_colour_position(game: HanbokRunway, token: int) -> tuple[str, int]:
+    """The colour name and 1-based queue position a token id stands for."""
+    colour, position = divmod(token, game.components.tokens_per_colour)
+    return game.components.colours[colour], position + 1
+
+
+def unknown_values(state: HanbokRunwayState, seat: int, colour: int) -> list[int]:
+    """The values of `colour`'s tokens whose values `seat` does not know (what they may be)."""
+    per_colour = state.game.components.tokens_per_colour
+    first = colour * per_colour
+    return [state.value[t] for t in range(first, first + per_colour) if not state.known[t] >> seat & 1]
+
+
+def colour_of(state: HanbokRunwayState, token: int) -> int:
+    return token // state.game.components.tokens_per_colour
+
+
+def sets_of(state: HanbokRunwayState, seat: int) -> Sequence[tuple[int, int, int]]:
+    """(symbol, fabric kind, token) for each of the seat's sets, in the order made."""
+    return list(zip(state.set_symbols[seat], state.set_kinds[seat], state.set_tokens[seat], strict=True))
+
+
+__all__ = ["COMPONENTS", "PHASES", "Components", "HanbokRunway", "HanbokRunwayState"]
