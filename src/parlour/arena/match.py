@@ -1,0 +1,79 @@
+"""One game of a tournament, played to its end and written up as a replayable record.
+
+This runs in the workers (a local process or a Ray task), so it takes only the tournament and
+the game's index and returns plain JSON-able data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.agents import make_agent
+from parlour.arena.extras import seat_features
+from parlour.arena.tournament import Tournament
+from parlour.engine.game import Game, Score, State
+from parlour.engine.records import full_record
+
+# Games are cheap to keep and some build large action spaces, so each worker builds one per setup.
+_GAMES: dict[str, Game] = {}
+
+
+def _game_for(tournament: Tournament) -> Game:
+    key = repr((tournament.game, sorted(tournament.options.items()), tournament.game_source))
+    if key not in _GAMES:
+        _GAMES[key] = tournament.load()
+    return _GAMES[key]
+
+
+def ranks(scores: list[Score], winners: list[int]) -> list[int]:
+    """Finishing places: winners share place 1, the others follow by total then tie-break.
+
+    Seats equal on total and tie-break share a place (competition ranking, 1-2-2-4).
+    """
+    places: list[int] = []
+    for seat, score in enumerate(scores):
+        if seat in winners:
+            places.append(1)
+            continue
+        key = (score.total, *score.tiebreak)
+        ahead = sum(
+            1 for other, rival in enumerate(scores) if other not in winners and (rival.total, *rival.tiebreak) > key
+        )
+        places.append(1 + len(winners) + ahead)
+    return places
+
+
+def play(tournament: Tournament, index: int) -> dict[str, Any]:
+    """Play game `index` of the tournament; returns its full record with an `arena` section."""
+    game = _game_for(tournament)
+    seating = tournament.seating(index)
+    agents = [
+        make_agent(tournament.agents[agent], tournament.agent_seed(index, seat)) for seat, agent in enumerate(seating)
+    ]
+    state = game.new_state(seed=tournament.game_seed(index))
+    actors: list[int] = []  # who made each move, for the per-seat features
+    while not state.is_terminal():
+        seat = state.current_player()
+        actors.append(seat)
+        state.apply(agents[seat].act(state))
+    return _write_up(tournament, index, seating, state, actors)
+
+
+def _write_up(
+    tournament: Tournament, index: int, seating: list[int], state: State, actors: list[int]
+) -> dict[str, Any]:
+    names = tournament.names
+    scores = state.scores()
+    winners = state.winners()
+    record = full_record(state)
+    record["arena"] = {
+        "index": index,
+        "seating": seating,
+        "agents": [names[agent] for agent in seating],
+        "agent_seeds": [tournament.agent_seed(index, seat) for seat in range(len(seating))],
+        "scores": [score.to_json() for score in scores],
+        "ranks": ranks(scores, winners),
+        "length": len(state.history),
+        "features": seat_features(state, actors),
+    }
+    return record

@@ -1,0 +1,126 @@
+"""Running a tournament: check the output folder, play the missing games on a backend, journal
+each game as it ends, then write the summary, the CSV and the report."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parlour.arena import report
+from parlour.arena.backends import BACKENDS, default_workers, import_ray, run_local, run_ray
+from parlour.arena.stats import Summary, summarize
+from parlour.arena.store import Store
+from parlour.arena.tournament import ArenaError, Tournament
+
+Progress = Callable[[int, int], None]
+"""Told (games done, games in the tournament) after every game."""
+
+
+@dataclass
+class Run:
+    tournament: Tournament
+    summary: Summary
+    played: int  # games played by this run (a resumed run counts only its own)
+    seconds: float
+    folder: Path | None
+    records: list[dict[str, Any]]
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def complete(self) -> bool:
+        return self.summary.games == self.tournament.games
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.summary.to_json(),
+            "agents_given": list(self.tournament.agents),
+            "seed": self.tournament.seed,
+            "planned_games": self.tournament.games,
+            "played_now": self.played,
+            "seconds": round(self.seconds, 3),
+            "games_per_s": round(self.games_per_second, 2),
+            "out": str(self.folder) if self.folder else None,
+        }
+
+
+def check_backend(backend: str, workers: int | None, address: str | None) -> None:
+    if backend not in BACKENDS:
+        raise ArenaError(f"no backend called {backend!r} (backends: {', '.join(BACKENDS)})")
+    if workers is not None and workers < 1:
+        raise ArenaError(f"--workers must be at least 1, got {workers}")
+    if address and backend != "ray":
+        raise ArenaError("--address is for the ray backend (add --backend ray)")
+    if backend == "ray":
+        import_ray()
+
+
+def games_of(
+    tournament: Tournament, todo: list[int], backend: str, workers: int | None, address: str | None
+) -> Iterator[dict[str, Any]]:
+    if backend == "ray":
+        return run_ray(tournament, todo, workers, address)
+    return run_local(tournament, todo, workers or default_workers())
+
+
+def run(
+    tournament: Tournament,
+    out: str | Path | None = None,
+    resume: bool = False,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> Run:
+    """Play the tournament (or what a resumed folder still lacks) and write its results.
+
+    Everything that can be wrong is checked before the first game. On Ctrl-C the games finished
+    so far are kept and written up, and KeyboardInterrupt is raised again.
+    """
+    check_backend(backend, workers, address)
+    store = Store.open(out, tournament, resume) if out is not None else None
+    done: dict[int, dict[str, Any]] = store.done if store else {}
+    todo = [index for index in range(tournament.games) if index not in done]
+    if store:
+        store.start()
+    started = time.perf_counter()
+    played = 0
+    try:
+        if progress:
+            progress(len(done), tournament.games)
+        for record in games_of(tournament, todo, backend, workers, address):
+            if store:
+                store.append(record)
+            else:
+                done[record["arena"]["index"]] = record
+            played += 1
+            if progress:
+                progress(len(done), tournament.games)
+    finally:
+        seconds = time.perf_counter() - started
+        records = [done[index] for index in sorted(done)]
+        summary = summarize(records, tournament.names, tournament.agents)
+        if store:
+            store.finish(report.render(title(tournament), facts(tournament, len(records)), [("", summary)]))
+    return Run(tournament, summary, played, seconds, store.folder if store else None, records)
+
+
+def title(tournament: Tournament) -> str:
+    return f"{tournament.game}: {' vs '.join(tournament.names)}"
+
+
+def facts(tournament: Tournament, played: int, extra: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    options = ", ".join(f"{k}={v}" for k, v in tournament.options.items()) or "none"
+    return [
+        ("game", tournament.game),
+        ("options", options),
+        ("agents", ", ".join(tournament.agents)),
+        ("games", f"{played} of {tournament.games}"),
+        ("seed", str(tournament.seed)),
+        *(extra or {}).items(),
+    ]

@@ -1,0 +1,181 @@
+"""A tournament's output folder: the manifest, the game journal and the files built from it.
+
+`records.jsonl` is the journal: one finished game per line, appended and flushed as soon as the
+game ends, so a killed run loses only the games being played. `manifest.json` says which
+tournament the folder holds; `--resume` reads both, drops a line the kill cut short and plays
+only the games still missing. When the run ends the journal is rewritten in game order (so the
+files are the same whatever the number of workers) and `results.csv` and `report.html` are
+built from it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from parlour.arena.tournament import FORMAT, ArenaError, Tournament
+
+MANIFEST = "manifest.json"
+RECORDS = "records.jsonl"
+RESULTS = "results.csv"
+REPORT = "report.html"
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _differences(held: Mapping[str, Any], wanted: Mapping[str, Any]) -> list[str]:
+    return [
+        f"{name} {_show(held.get(name))} (asked: {_show(wanted[name])})"
+        for name in wanted
+        if held.get(name) != wanted[name]
+    ]
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)
+
+
+class Store:
+    """The output folder of one tournament, opened for a new run or to resume one."""
+
+    def __init__(self, folder: Path, tournament: Tournament, done: dict[int, dict[str, Any]]) -> None:
+        self.folder = folder
+        self.tournament = tournament
+        self.done = done
+        self._journal: IO[str] | None = None
+
+    @classmethod
+    def open(cls, folder: str | Path, tournament: Tournament, resume: bool) -> Store:
+        """Check the folder against the tournament; raises ArenaError before anything is written."""
+        folder = Path(folder)
+        if folder.exists() and not folder.is_dir():
+            raise ArenaError(f"{folder} is a file, not a folder for the tournament's results")
+        manifest_path = folder / MANIFEST
+        if manifest_path.exists():
+            held = cls._read_manifest(manifest_path)
+            if not resume:
+                raise ArenaError(
+                    f"{folder} already holds a tournament ({_show(held.get('agents'))} at {held.get('game')},"
+                    f" seed {held.get('seed')}); add --resume to continue it, or choose another folder"
+                )
+            differences = _differences(held, tournament.identity())
+            if differences:
+                raise ArenaError(f"{folder} holds another tournament: its " + "; ".join(differences))
+            done = cls._read_journal(folder / RECORDS, tournament)
+        elif folder.exists() and any(folder.iterdir()):
+            raise ArenaError(f"{folder} is not empty and holds no parlour tournament; choose a new or empty folder")
+        else:
+            done = {}
+        beyond = [index for index in done if index >= tournament.games]
+        if beyond:
+            raise ArenaError(
+                f"{folder} already holds {len(done)} games, up to game {max(beyond) + 1};"
+                f" --games must be at least {max(beyond) + 1} to resume it"
+            )
+        return cls(folder, tournament, done)
+
+    @staticmethod
+    def _read_manifest(path: Path) -> dict[str, Any]:
+        try:
+            held = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ArenaError(f"{path} is not a readable tournament manifest ({error})") from None
+        if not isinstance(held, dict) or held.get("format") != FORMAT:
+            raise ArenaError(f"{path} is not a parlour tournament manifest")
+        return held
+
+    @staticmethod
+    def _read_journal(path: Path, tournament: Tournament) -> dict[int, dict[str, Any]]:
+        """The games a journal holds by index; a last line cut short by a kill is dropped from the file."""
+        if not path.exists():
+            return {}
+        raw = path.read_bytes()
+        lines = raw.split(b"\n")
+        done: dict[int, dict[str, Any]] = {}
+        kept = 0  # bytes of complete, valid lines
+        for number, line in enumerate(lines, 1):
+            last = number == len(lines)
+            if not line.strip():
+                kept += len(line) + (0 if last else 1)
+                continue
+            try:
+                record = json.loads(line)
+                index = int(record["arena"]["index"])
+            except (ValueError, KeyError, TypeError):
+                if last:
+                    break  # the line the kill interrupted
+                raise ArenaError(f"{path} line {number} is not a game record; the journal is damaged") from None
+            if last:
+                break  # written without its newline: the write was cut short
+            if record.get("game") != tournament.game or record.get("seed") != tournament.game_seed(index):
+                raise ArenaError(f"{path} line {number} is a game of another tournament")
+            done.setdefault(index, record)
+            kept += len(line) + 1
+        if kept != len(raw):
+            with path.open("r+b") as journal:
+                journal.truncate(kept)
+        return done
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Create the folder, write the manifest and open the journal for appending."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        _atomic_write(self.folder / MANIFEST, json.dumps(self.tournament.manifest(), indent=1) + "\n")
+        self._journal = (self.folder / RECORDS).open("a", encoding="utf-8")
+
+    def append(self, record: dict[str, Any]) -> None:
+        assert self._journal is not None, "start() opens the journal"
+        self._journal.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._journal.flush()
+        self.done[record["arena"]["index"]] = record
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+    def records(self) -> list[dict[str, Any]]:
+        return [self.done[index] for index in sorted(self.done)]
+
+    def finish(self, report_html: str | None) -> None:
+        """Rewrite the journal in game order and build results.csv (and the report) from it."""
+        self.close()
+        records = self.records()
+        _atomic_write(self.folder / RECORDS, "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+        _atomic_write(self.folder / RESULTS, results_csv(records))
+        if report_html is not None:
+            _atomic_write(self.folder / REPORT, report_html)
+
+
+def results_csv(records: Iterable[Mapping[str, Any]]) -> str:
+    """One row per game and seat: agent, seat, score and its breakdown, rank, whether it won, length."""
+    records = list(records)
+    parts: list[str] = []
+    for record in records:
+        for score in record["arena"]["scores"]:
+            parts.extend(name for name in score["breakdown"] if name not in parts)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["game", "seed", "agent", "seat", "score", *parts, "rank", "won", "length"])
+    for record in records:
+        arena = record["arena"]
+        for seat, score in enumerate(arena["scores"]):
+            breakdown = [score["breakdown"].get(name, "") for name in parts]
+            won = int(seat in record.get("winners", []))
+            row = [arena["index"], record["seed"], arena["agents"][seat], seat, score["total"], *breakdown]
+            writer.writerow([*row, arena["ranks"][seat], won, arena["length"]])
+    return out.getvalue()
