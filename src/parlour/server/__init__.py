@@ -1,0 +1,28 @@
+"""The game server: lobby, tables, seats, live play over websockets, and durable storage.
+
+Needs the `server` extra (`pip install parlour[server]`). Start it with `parlour serve`.
+"""
+
+from parlour.server.app import create_app
+from parlour.server.settings import Settings
+
+__all__ = ["Settings", "create_app", "run"]
+
+
+def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+    """Serve until interrupted: JSON logs on stderr, websocket frames capped well above the app's limit."""
+    import uvicorn
+
+    from parlour.server import logs
+
+    logs.configure(log_level)
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_config=None,
+        access_log=False,
+        ws_max_size=16 * settings.max_message_bytes,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )

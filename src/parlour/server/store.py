@@ -1,0 +1,180 @@
+"""The database behind the server: schema migrations and the few reads and writes it makes.
+
+Every method here is blocking (SQLAlchemy's synchronous API) and is called from worker threads
+by the hub, never on the event loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import resources
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, select, text, update
+from sqlalchemy.orm import Session
+
+from parlour.server.models import ActionRow, SeatRow, TableRow, now
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    seat: int
+    agent: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    created_at: datetime
+    finished_at: datetime | None
+    seats: list[StoredSeat]
+    actions: list[tuple[int, int]]  # (action id, seat) in order
+
+
+@dataclass(frozen=True)
+class NewAction:
+    table_id: str
+    ply: int
+    action_id: int
+    seat: int
+    finishes: bool
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets the lobby read while an action commits; FULL syncs every commit to disk, so an
+    # action the server has broadcast survives even a power cut.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        connect_args: dict[str, Any] = {"check_same_thread": False} if self.is_sqlite else {}
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    @property
+    def backend(self) -> str:
+        return self.engine.dialect.name
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (creates it on a new database)."""
+        config = Config()
+        config.set_main_option("script_location", str(resources.files("parlour.server") / "migrations"))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def ping(self) -> None:
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writes ------------------------------------------------------------------------------
+
+    def create_table(
+        self, table_id: str, game: str, options: dict[str, Any], seed: int, agents: list[str | None]
+    ) -> datetime:
+        created = now()
+        with Session(self.engine) as session, session.begin():
+            session.add(TableRow(id=table_id, game=game, options=options, seed=seed, created_at=created))
+            session.flush()
+            session.add_all(SeatRow(table_id=table_id, seat=seat, agent=agent) for seat, agent in enumerate(agents))
+        return created
+
+    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Give a free person's seat to `name`; False if somebody took it first."""
+        with Session(self.engine) as session, session.begin():
+            result = session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.agent.is_(None),
+                    SeatRow.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash, joined_at=now())
+            )
+            return bool(getattr(result, "rowcount", 0) == 1)
+
+    def append_actions(self, batch: list[NewAction]) -> None:
+        """Commit a batch of actions (of any tables) in one transaction."""
+        with Session(self.engine) as session, session.begin():
+            session.add_all(
+                ActionRow(table_id=a.table_id, ply=a.ply, action_id=a.action_id, seat=a.seat, played_at=now())
+                for a in batch
+            )
+            finished = [a.table_id for a in batch if a.finishes]
+            if finished:
+                session.flush()
+                session.execute(update(TableRow).where(TableRow.id.in_(finished)).values(finished_at=now()))
+
+    # --- reads -------------------------------------------------------------------------------
+
+    def _load(self, session: Session, rows: list[TableRow]) -> list[StoredTable]:
+        ids = [row.id for row in rows]
+        seats: dict[str, list[StoredSeat]] = {table_id: [] for table_id in ids}
+        actions: dict[str, list[tuple[int, int]]] = {table_id: [] for table_id in ids}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(chunk)).order_by(SeatRow.seat)):
+                seats[seat.table_id].append(StoredSeat(seat.seat, seat.agent, seat.name, seat.token_hash))
+            for action in session.scalars(
+                select(ActionRow).where(ActionRow.table_id.in_(chunk)).order_by(ActionRow.table_id, ActionRow.ply)
+            ):
+                actions[action.table_id].append((action.action_id, action.seat))
+        return [
+            StoredTable(
+                row.id,
+                row.game,
+                dict(row.options),
+                row.seed,
+                row.created_at,
+                row.finished_at,
+                seats[row.id],
+                actions[row.id],
+            )
+            for row in rows
+        ]
+
+    def unfinished_tables(self) -> list[StoredTable]:
+        with Session(self.engine) as session:
+            rows = list(
+                session.scalars(select(TableRow).where(TableRow.finished_at.is_(None)).order_by(TableRow.created_at))
+            )
+            return self._load(session, rows)
+
+    def finished_tables(self, limit: int) -> list[StoredTable]:
+        """The most recently finished tables, newest first (without their actions' details)."""
+        with Session(self.engine) as session:
+            rows = list(
+                session.scalars(
+                    select(TableRow)
+                    .where(TableRow.finished_at.is_not(None))
+                    .order_by(TableRow.finished_at.desc())
+                    .limit(limit)
+                )
+            )
+            return self._load(session, rows)
+
+    def table(self, table_id: str) -> StoredTable | None:
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            return None if row is None else self._load(session, [row])[0]

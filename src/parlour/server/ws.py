@@ -1,0 +1,191 @@
+"""The websocket of a table: one connection per client, seat or spectator.
+
+Every message from a client is checked in this order: rate, size, frame type, JSON, shape
+(type and fields), then what it asks for. Whatever fails gets an `error` message sent to that
+client alone and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from parlour.server.clients import Client, RateLimit
+from parlour.server.errors import ServerError
+from parlour.server.hub import Hub
+from parlour.server.logs import log
+from parlour.server.table import LiveTable
+
+# The fields each message type may carry; `id` is the client's own reference, echoed in errors.
+FIELDS: dict[str, set[str]] = {
+    "hello": {"type", "id", "token"},
+    "act": {"type", "id", "action", "version", "seat"},
+    "sync": {"type", "id"},
+    "ping": {"type", "id"},
+}
+# Dropped messages in a row after which a flooding client is disconnected.
+FLOOD_CLOSE = 200
+
+
+def parse(text: str) -> dict[str, Any]:
+    """A client message as a dict of known fields, or a ServerError saying what is wrong with it."""
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ServerError("bad_json", f"not valid JSON: {error.msg} at character {error.pos}") from None
+    if not isinstance(message, dict):
+        raise ServerError("bad_message", "a message is a JSON object with a 'type' field")
+    kind = message.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise ServerError("bad_message", f"unknown message type {kind!r} (types: {', '.join(FIELDS)})")
+    unknown = sorted(set(message) - FIELDS[kind])
+    if unknown:
+        fields = ", ".join(sorted(FIELDS[kind]))
+        raise ServerError("unknown_field", f"{kind} messages have no field {unknown[0]!r} (fields: {fields})")
+    ref = message.get("id")
+    if ref is not None and not (isinstance(ref, int | str) and len(str(ref)) <= 64):
+        raise ServerError("bad_message", "id must be a string or number of at most 64 characters")
+    return message
+
+
+def _optional_int(message: dict[str, Any], name: str) -> int | None:
+    value = message.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ServerError("bad_message", f"{name} must be a whole number, got {value!r}")
+    return value
+
+
+class Connection:
+    """Reads one client's messages and answers them."""
+
+    def __init__(self, hub: Hub, table: LiveTable, websocket: WebSocket) -> None:
+        self.hub = hub
+        self.table = table
+        self.websocket = websocket
+        settings = hub.settings
+        self.client = Client(websocket, table.id, settings.send_queue)
+        self.limit = RateLimit(settings.rate, settings.burst)
+        self.dropped = 0
+
+    async def run(self) -> None:
+        try:
+            await asyncio.wait_for(self._greeting(), self.hub.settings.hello_timeout)
+        except TimeoutError:
+            self.client.error("no_hello", "send a hello message first")
+            self.client.close(1008, "no hello")
+            await self.client.finish()
+            return
+        except WebSocketDisconnect:
+            await self.client.finish()
+            return
+        try:
+            while not self.client.closed:
+                message = await self._next()
+                if message is not None:
+                    await self._answer(message)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.table.clients.discard(self.client)
+            await self.client.finish()
+            log.info("client left", extra={"event": "disconnect", "table": self.table.id, "seat": self.client.seat})
+
+    async def _greeting(self) -> None:
+        while not self.client.greeted:
+            message = await self._next()
+            if message is None:
+                continue
+            if message["type"] != "hello":
+                self.client.error("no_hello", "send a hello message first", message.get("id"))
+                continue
+            self._hello(message)
+
+    async def _next(self) -> dict[str, Any] | None:
+        """The next well-formed message, or None after answering a bad one with an error."""
+        frame = await self.websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        if not self.limit.allow():
+            self.dropped += 1
+            if self.dropped == 1:
+                self.client.error("rate_limited", f"too many messages: at most {self.hub.settings.rate:g} a second")
+            if self.dropped >= FLOOD_CLOSE:
+                self.client.error("flooding", "too many messages; disconnecting")
+                self.client.close(1008, "flooding")
+            return None
+        self.dropped = 0
+        text = frame.get("text")
+        if text is None:
+            self.client.error("bad_frame", "send JSON as text frames, not binary")
+            return None
+        size = len(text.encode("utf-8"))
+        limit = self.hub.settings.max_message_bytes
+        if size > limit:
+            self.client.error("too_large", f"message of {size} bytes; the limit is {limit}")
+            return None
+        try:
+            return parse(text)
+        except ServerError as error:
+            self.client.error(error.code, error.message)
+            return None
+
+    def _hello(self, message: dict[str, Any]) -> None:
+        token = message.get("token")
+        if token is not None:
+            if not isinstance(token, str) or len(token) > 200:
+                self.client.error("bad_token", "token must be the seat token string you were given", message.get("id"))
+                return
+            seat = self.table.seat_with_token(token)
+            if seat is None:
+                self.client.error("bad_token", "this token holds no seat at this table", message.get("id"))
+                return
+            self.client.seat = seat.index
+        self.client.greeted = True
+        self.table.clients.add(self.client)
+        seat_name = None if self.client.seat is None else self.table.seats[self.client.seat].name
+        self.client.send(
+            {
+                "type": "welcome",
+                "table": self.table.id,
+                "seat": self.client.seat,
+                "role": "spectator" if self.client.seat is None else "player",
+                "name": seat_name,
+                "limits": {
+                    "max_message_bytes": self.hub.settings.max_message_bytes,
+                    "rate": self.hub.settings.rate,
+                    "burst": self.hub.settings.burst,
+                },
+            }
+        )
+        self.client.send(self.table.sync_message(self.client.seat))
+        log.info("client joined", extra={"event": "connect", "table": self.table.id, "seat": self.client.seat})
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        ref = message.get("id")
+        kind = message["type"]
+        try:
+            if kind == "hello":
+                raise ServerError("already_greeted", "this connection already said hello; reconnect to change seat")
+            if kind == "ping":
+                self.client.send({"type": "pong", "id": ref, "version": self.table.version})
+            elif kind == "sync":
+                self.client.send(self.table.sync_message(self.client.seat))
+            else:
+                await self._act(message)
+        except ServerError as error:
+            self.client.error(error.code, error.message, ref)
+
+    async def _act(self, message: dict[str, Any]) -> None:
+        if self.client.seat is None:
+            raise ServerError("spectator", "spectators cannot act; join a free seat to play")
+        claimed = _optional_int(message, "seat")
+        if claimed is not None and claimed != self.client.seat:
+            raise ServerError("wrong_seat", f"you hold seat {self.client.seat}, not seat {claimed}")
+        version = _optional_int(message, "version")
+        action = message.get("action")
+        if action is None or isinstance(action, bool) or not isinstance(action, int | str):
+            raise ServerError("bad_message", "action must be an action id (number) or its label (text)")
+        await self.hub.submit(self.table, self.client.seat, action, version)
