@@ -149,6 +149,68 @@ def bench(
     )
 
 
+AgentsOpt = Annotated[str, typer.Option(help="an agent per seat, comma-separated: random,mcts:iterations=500")]
+GamesOpt = Annotated[int, typer.Option(help="how many games")]
+WorkersOpt = Annotated[int | None, typer.Option(help="processes (local) or concurrent tasks (ray); default: all cores")]
+OutOpt = Annotated[Path | None, typer.Option(help="folder for records.jsonl, results.csv and report.html")]
+ResumeOpt = Annotated[bool, typer.Option(help="continue the tournament the --out folder holds")]
+BackendOpt = Annotated[str, typer.Option(help="local (process pool) or ray")]
+AddressOpt = Annotated[str | None, typer.Option(help="address of a running Ray cluster (with --backend ray)")]
+
+
+@app.command(context_settings=GAME_OPTIONS)
+def simulate(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="the game to play, e.g. hatflings")],
+    agents: AgentsOpt = "random,random",
+    games: GamesOpt = 100,
+    seed: Annotated[int, typer.Option(help="tournament seed; every game's seed derives from it")] = 0,
+    players: PlayersOpt = None,
+    option: OptionPairs = [],  # noqa: B006
+    workers: WorkersOpt = None,
+    out: OutOpt = None,
+    resume: ResumeOpt = False,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+) -> None:
+    """Bots against bots, seats rotated: wins, seats, scores, and with --out a full report."""
+    from parlour.arena import commands
+
+    settings = commands.Settings(workers, backend, address, out, resume, as_json)
+    try:
+        code = commands.simulate(game, agents, games, seed, players, ctx.args, option, settings)
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(code)
+
+
+@app.command()
+def compare(
+    game: Annotated[str, typer.Argument(help="the game to play")],
+    variant: Annotated[list[str], typer.Option(help="a rule variant or options: beginner, motif, key=value,... (2+)")],
+    agents: AgentsOpt = "random,random",
+    games: GamesOpt = 100,
+    seed: Annotated[int, typer.Option(help="tournament seed, the same for every variant")] = 0,
+    players: PlayersOpt = None,
+    workers: WorkersOpt = None,
+    out: OutOpt = None,
+    resume: ResumeOpt = False,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+) -> None:
+    """The same tournament under several rule variants or options, reported side by side."""
+    from parlour.arena import commands
+
+    settings = commands.Settings(workers, backend, address, out, resume, as_json)
+    try:
+        code = commands.compare(game, agents, variant, games, seed, players, settings)
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(code)
+
+
 @app.command()
 def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show")]) -> None:
     """Show a game's rules, in parlour's own words."""

@@ -1,0 +1,279 @@
+"""The `parlour simulate` and `parlour compare` commands, behind the thin Typer shells in cli.py.
+
+Both check every input (game, options, agents, output folder, backend) before the first game
+and raise ParlourError with a message for the person at the keyboard; cli.py prints it and exits
+non-zero.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from parlour.arena import report
+from parlour.arena.backends import default_workers
+from parlour.arena.runner import Progress as ProgressCallback
+from parlour.arena.runner import Run, check_backend, facts, run
+from parlour.arena.stats import Rate, Summary, mean
+from parlour.arena.store import MANIFEST, REPORT
+from parlour.arena.tournament import ArenaError, Tournament, plan
+from parlour.engine.errors import InvalidOption
+from parlour.engine.game import Game
+from parlour.engine.registry import game_class
+from parlour.game_options import parse_game_options
+
+
+@dataclass
+class Settings:
+    """How to run, as opposed to what to play: none of it changes the results."""
+
+    workers: int | None = None
+    backend: str = "local"
+    address: str | None = None
+    out: Path | None = None
+    resume: bool = False
+    as_json: bool = False
+
+
+class GamesPerSecond(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} games/s" if speed else "… games/s")
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[ProgressCallback | None]:
+    """A progress bar on standard error with games/s and time left, when a person is watching."""
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), GamesPerSecond(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        started = False
+
+        def update(done: int, total: int) -> None:
+            nonlocal started
+            if not started:  # a resumed folder's games count as done but not towards the speed
+                bar.reset(task, total=total, completed=done)
+                started = True
+            bar.update(task, completed=done)
+
+        yield update
+
+
+def simulate(
+    game: str,
+    agents: str,
+    games: int,
+    seed: int,
+    players: int | None,
+    option_words: Sequence[str],
+    option_pairs: Sequence[str],
+    settings: Settings,
+) -> int:
+    """Run one tournament and print its summary (a table, or one JSON object)."""
+    cls = _game_class(game)
+    try:
+        options = parse_game_options(cls, option_words, option_pairs)
+    except InvalidOption as error:
+        raise ArenaError(str(error)) from None
+    tournament = plan(cls.name, agents, games, seed, players, options)
+    check_backend(settings.backend, settings.workers, settings.address)
+    with progress_bar(cls.name) as progress:
+        result = _run(tournament, settings, settings.out, progress)
+    if settings.as_json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_summary(result, settings)
+    return 0
+
+
+def _run(tournament: Tournament, settings: Settings, out: Path | None, progress: ProgressCallback | None) -> Run:
+    try:
+        return run(
+            tournament,
+            out=out,
+            resume=settings.resume,
+            workers=settings.workers,
+            backend=settings.backend,
+            address=settings.address,
+            progress=progress,
+        )
+    except KeyboardInterrupt:
+        where = f"; parlour simulate … --out {out} --resume continues it" if out else ""
+        raise ArenaError(f"stopped; the games finished so far are kept{where}") from None
+
+
+def _game_class(name: str) -> type[Game]:
+    try:
+        return game_class(name)
+    except InvalidOption as error:
+        raise ArenaError(str(error)) from None
+
+
+def _rate(rate: Rate) -> str:
+    low, high = rate.interval
+    return f"{100 * rate.rate:.1f}% [{100 * low:.1f}–{100 * high:.1f}]"
+
+
+def print_summary(result: Run, settings: Settings) -> None:
+    console = Console(soft_wrap=True)
+    summary = result.summary
+    workers = settings.workers or ("cluster" if settings.backend == "ray" else default_workers())
+    where = f"{settings.backend} backend, workers: {workers}"
+    console.print(
+        f"{summary.game}: {summary.games} games ({result.played} played now in {result.seconds:.1f} s,"
+        f" {result.games_per_second:.1f} games/s, {where}); draws: {summary.draws};"
+        f" mean length {summary.mean_length:.1f} moves",
+        highlight=False,
+    )
+    console.print(_agent_table(summary))
+    console.print(_seat_table(summary))
+    if result.folder:
+        console.print(f"results in {result.folder}: records.jsonl, results.csv, report.html", highlight=False)
+
+
+def _agent_table(summary: Summary, label: str = "") -> Table:
+    table = Table(title=f"agents {label}".strip())
+    for column in ("agent", "games", "wins", "draws", "win rate [95% CI]", "mean score", "rating"):
+        table.add_column(column)
+    for agent in summary.agents:
+        row = [agent.name, str(agent.record.games), str(agent.record.wins), str(agent.draws), _rate(agent.record)]
+        table.add_row(*row, f"{mean(agent.scores):.2f}", f"{agent.rating:.1f}")
+    return table
+
+
+def _seat_table(summary: Summary, label: str = "") -> Table:
+    table = Table(title=f"seats {label}".strip())
+    for column in ("seat", "games", "wins", "draws", "win rate [95% CI]", "mean score"):
+        table.add_column(column)
+    for seat in summary.seats:
+        row = [f"seat {seat.seat + 1}", str(seat.record.games), str(seat.record.wins), str(seat.draws)]
+        table.add_row(*row, _rate(seat.record), f"{mean(seat.scores):.2f}")
+    return table
+
+
+# --- compare ---------------------------------------------------------------------------------
+
+COMPARISON = "comparison.json"
+
+
+def variant_options(cls: type[Game], text: str) -> dict[str, Any]:
+    """The options one `--variant` names: `motif`, `beginner`, `variant=motif,players=3`, `--beginner`.
+
+    A bare word is a boolean option switched on, or a value of the game's `variant` option;
+    `standard` means the game's defaults.
+    """
+    declared = {option.name: option for option in cls.options_spec}
+    words: list[str] = []
+    pairs: list[str] = []
+    for token in re.split(r"[\s,]+", text.strip()):
+        if not token or token in ("standard", "default"):
+            continue
+        if token.startswith("--"):
+            words.append(token)
+        elif "=" in token:
+            pairs.append(token)
+        elif token.replace("-", "_") in declared and declared[token.replace("-", "_")].type is bool:
+            words.append(f"--{token}")
+        elif "variant" in declared and (not declared["variant"].choices or token in declared["variant"].choices):
+            pairs.append(f"variant={token}")
+        else:
+            known = ", ".join(sorted(declared))
+            raise ArenaError(
+                f"variant {text!r}: {token!r} is not an option or variant of {cls.name} (options: {known})"
+            )
+    try:
+        return parse_game_options(cls, words, pairs)
+    except InvalidOption as error:
+        raise ArenaError(f"variant {text!r}: {error}") from None
+
+
+def _slug(label: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "standard"
+
+
+def compare(
+    game: str,
+    agents: str,
+    variants: Sequence[str],
+    games: int,
+    seed: int,
+    players: int | None,
+    settings: Settings,
+) -> int:
+    """The same tournament (agents, seeds) under each variant; one report side by side."""
+    cls = _game_class(game)
+    if len(variants) < 2:
+        raise ArenaError("compare needs at least two --variant (e.g. --variant standard --variant beginner)")
+    labels = [variant.strip() or "standard" for variant in variants]
+    slugs = [_slug(label) for label in labels]
+    if len(set(slugs)) != len(slugs):
+        raise ArenaError(f"the variants must differ: {', '.join(labels)}")
+    tournaments = [plan(cls.name, agents, games, seed, players, variant_options(cls, v)) for v in variants]
+    check_backend(settings.backend, settings.workers, settings.address)
+    if settings.out is not None:
+        _check_comparison_folder(settings.out, tournaments[0], labels, settings.resume)
+    runs: list[Run] = []
+    for label, slug, tournament in zip(labels, slugs, tournaments, strict=True):
+        folder = settings.out / slug if settings.out is not None else None
+        with progress_bar(f"{cls.name} {label}") as progress:
+            runs.append(_run(tournament, settings, folder, progress))
+    labelled = [(label, result.summary) for label, result in zip(labels, runs, strict=True)]
+    if settings.out is not None:
+        extra = {"variants": "; ".join(f"{label} → {slug}/" for label, slug in zip(labels, slugs, strict=True))}
+        html = report.render(f"{cls.name}: variants compared", facts(tournaments[0], games, extra), labelled)
+        (settings.out / REPORT).write_text(html, encoding="utf-8")
+    if settings.as_json:
+        print(
+            json.dumps(
+                {"game": cls.name, "variants": {label: r.to_json() for label, r in zip(labels, runs, strict=True)}}
+            )
+        )
+    else:
+        console = Console(soft_wrap=True)
+        for label, summary in labelled:
+            console.print(_agent_table(summary, f"— {label}"))
+            console.print(_seat_table(summary, f"— {label}"))
+        if settings.out is not None:
+            console.print(f"comparison report: {settings.out / REPORT}", highlight=False)
+    return 0
+
+
+def _check_comparison_folder(folder: Path, first: Tournament, labels: list[str], resume: bool) -> None:
+    """A comparison folder holds one tournament folder per variant and a note of what it compares."""
+    note = {
+        "format": "parlour-comparison/1",
+        "game": first.game,
+        "agents": list(first.agents),
+        "seed": first.seed,
+        "variants": labels,
+    }
+    path = folder / COMPARISON
+    if path.exists():
+        try:
+            held = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            held = None
+        if held != note:
+            raise ArenaError(f"{folder} holds another comparison ({path}); choose another folder")
+        if not resume:
+            raise ArenaError(f"{folder} already holds this comparison; add --resume to continue it")
+    elif folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        if (folder / MANIFEST).exists():
+            raise ArenaError(f"{folder} holds a single tournament, not a comparison; choose another folder")
+        raise ArenaError(f"{folder} is not empty and holds no parlour comparison; choose a new or empty folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(note, indent=1) + "\n", encoding="utf-8")
