@@ -90,12 +90,14 @@ class Hatflings(Game):
         zones = (parse_zone(self.options["start_zone_0"], 0), parse_zone(self.options["start_zone_1"], 1))
         check_zones(*zones)
         self.zones = zones
+        self.barrel_break_percent: int = self.options["barrel_break_percent"]
         self.zone_masks = (sum(1 << s for s in zones[0]), sum(1 << s for s in zones[1]))
         self.colours = COMPONENTS.colours
         self.supply = dict(COMPONENTS.objects)
         self.puddles = COMPONENTS.puddles
         self.scene = self._fixed_scene(self.options["scene"].strip())
         self._place_tables: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._place_rows: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
 
     def _fixed_scene(self, text: str) -> Scene | None:
         if text.lower() == "interactive":
@@ -163,6 +165,33 @@ class Hatflings(Game):
             table = tuple(tuple(self.place_ids[kind][s] for kind in kinds) for s in SQUARES)
             self._place_tables[sources] = table
         return table
+
+    def place_rows(self, sources: int) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+        """Per rank, (bit shift, ids of the "place" actions for each 6-bit pattern of squares on that rank).
+
+        Lets the legal-move generator turn a bitmask of target squares into action ids with one
+        lookup per rank instead of one per square.
+        """
+        rows = self._place_rows.get(sources)
+        if rows is None:
+            per_square = self.place_table(sources)
+            rows = tuple(
+                (
+                    y * board.WIDTH,
+                    tuple(
+                        tuple(
+                            aid
+                            for x in range(board.WIDTH)
+                            if pattern >> x & 1
+                            for aid in per_square[y * board.WIDTH + x]
+                        )
+                        for pattern in range(1 << board.WIDTH)
+                    ),
+                )
+                for y in range(board.HEIGHT)
+            )
+            self._place_rows[sources] = rows
+        return rows
 
     def new_state(self, seed: int = 0) -> Any:
         from parlour.games.hatflings.rules import HatflingsState

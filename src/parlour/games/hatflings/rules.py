@@ -17,9 +17,10 @@ from parlour.engine.actions import Action, Event
 from parlour.engine.errors import IllegalAction
 from parlour.engine.game import TERMINAL, Score, State
 from parlour.engine.rng import Rng
+from parlour.games.hatflings import events as told
 from parlour.games.hatflings import reasons
 from parlour.games.hatflings import render as drawing
-from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, bits, push_line
+from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, push_line
 from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE, Hatflings
 from parlour.games.hatflings.heuristic import evaluate
 from parlour.games.hatflings.pieces import (
@@ -32,7 +33,6 @@ from parlour.games.hatflings.pieces import (
     FIREBUG,
     GREEDY,
     JOKER,
-    KIND_NAMES,
     NORMAL,
     OBJECT_CODES,
     OVER,
@@ -191,9 +191,8 @@ class HatflingsState(State):
             ids = [self.game.pig_setup_ids[s] for s in SQUARES if self._is_free(s)]
         else:
             ids = []
-        actions = self.game.actions
         self._legal_ids = ids
-        self._legal = [actions[i] for i in ids]
+        self._legal = list(map(self.game.actions.__getitem__, ids))
         return ids
 
     def _dance_ids(self) -> list[int]:
@@ -209,29 +208,33 @@ class HatflingsState(State):
                 if not hat[s] and scenery[s] <= BARREL and s != pig:
                     ids.extend(table[s])
             return ids
-        reach = 0
+        # One sweep over the floor: where this captain may introduce, who may jump, what blocks.
+        reach = rivals = 0
+        blocked = 1 << pig
+        movers: list[int] = []
+        for s, h in enumerate(hat):
+            if h:
+                blocked |= 1 << s
+                if h & 1 == c:
+                    reach |= NEIGHBOUR_MASK[s]
+                    if h >> 1 != CHEATING:
+                        movers.append(s)
+                elif not scenery[s]:
+                    rivals |= 1 << s  # a rival on a box or barrel cannot be jumped over
+            elif scenery[s] > BARREL:
+                blocked |= 1 << s
         jumps = game.jumps
-        for s in SQUARES:
-            h = hat[s]
-            if h and h & 1 == c:
-                reach |= NEIGHBOUR_MASK[s]
-                if h >> 1 != CHEATING:
-                    for over, to, aid in jumps[s]:
-                        o = hat[over]
-                        if (
-                            o
-                            and o & 1 != c
-                            and not scenery[over]
-                            and not hat[to]
-                            and scenery[to] <= BARREL
-                            and to != pig
-                        ):
-                            ids.append(aid)
-        if sources:
-            table = game.place_table(sources)
-            for s in bits(reach):
-                if not hat[s] and scenery[s] <= BARREL and s != pig:
-                    ids.extend(table[s])
+        for s in movers:
+            if NEIGHBOUR_MASK[s] & rivals:
+                for over, to, aid in jumps[s]:
+                    if rivals >> over & 1 and not blocked >> to & 1:
+                        ids.append(aid)
+        reach &= ~blocked
+        if sources and reach:
+            for shift, table in game.place_rows(sources):
+                row = reach >> shift & 63
+                if row:
+                    ids.extend(table[row])
         if self.specials[c] >> GREEDY & 1:
             for s, aid in game.greedy_entries:
                 h = hat[s]
@@ -271,13 +274,7 @@ class HatflingsState(State):
         if not self.started >> c & 1:
             self.started |= 1 << c
             self.seen.clear()
-        events = [
-            Event(
-                "place",
-                f"{self._colour(c)} places a {KIND_NAMES[kind]} halfling at {NAMES[s]}",
-                {"seat": c, "halfling": KIND_NAMES[kind], "square": NAMES[s]},
-            )
-        ]
+        events = [told.placed(c, kind, s)]
         if self.scenery[s] == BARREL and not self._barrel_holds(s, events):
             if kind == NORMAL:
                 self.pool += 1  # R19: the broken barrel's victim goes back to the pool
@@ -295,19 +292,7 @@ class HatflingsState(State):
         c = self.captain
         code = self.hat[origin]
         self.hat[origin] = 0
-        events = [
-            Event(
-                "jump",
-                f"{self._colour(c)} {KIND_NAMES[code >> 1]} jumps {NAMES[origin]} over {NAMES[over]} to {NAMES[to]}",
-                {
-                    "seat": c,
-                    "halfling": KIND_NAMES[code >> 1],
-                    "origin": NAMES[origin],
-                    "over": NAMES[over],
-                    "to": NAMES[to],
-                },
-            )
-        ]
+        events = [told.jumped(c, code >> 1, origin, over, to)]
         if self.scenery[to] == BARREL and not self._barrel_holds(to, events):
             if code >> 1 == NORMAL:
                 self.pool += 1
@@ -350,8 +335,8 @@ class HatflingsState(State):
     def _barrel_holds(self, s: int, events: list[Event]) -> bool:
         """The barrel test (7.2, R12, R13): a chance event drawn from the state's own generator."""
         c = self.captain
-        if self.rng.randrange(100) >= self.game.options["barrel_break_percent"]:
-            events.append(Event("barrel hold", f"the barrel at {NAMES[s]} holds", {"square": NAMES[s]}))
+        if self.rng.randrange(100) >= self.game.barrel_break_percent:
+            events.append(told.barrel_held(s))
             return True
         self.seen.clear()  # barrels never come back
         text = f"the barrel at {NAMES[s]} breaks and the halfling is eliminated"
@@ -370,13 +355,7 @@ class HatflingsState(State):
         self.hat[s] = 0
         if code >> 1 == NORMAL:
             self.pool += 1
-        events.append(
-            Event(
-                "eliminate",
-                f"the {self._colour(code & 1)} {KIND_NAMES[code >> 1]} halfling at {NAMES[s]} {why}",
-                {"square": NAMES[s], "halfling": KIND_NAMES[code >> 1], "colour": self._colour(code & 1)},
-            )
-        )
+        events.append(told.eliminated(code, s, why))
 
     def _firebug_blast(self, s: int, events: list[Event]) -> None:
         """R14: every halfling around the new firebug leaves the floor, whatever it wears or stands on."""
@@ -413,7 +392,7 @@ class HatflingsState(State):
         code = hat[s]
         c = code & 1
         stilts = code >> 1 == STILTS
-        changed: list[str] = []
+        changed: list[int] = []
         for n in NEIGHBOURS[s]:
             h = hat[n]
             if not h or h & 1 == c:
@@ -423,21 +402,15 @@ class HatflingsState(State):
                 continue
             if kind == JOKER:
                 hat[n] = halfling(SPENT_JOKER, c)
-                events.append(Event("joker", f"the joker at {NAMES[n]} loses its first hat", {"square": NAMES[n]}))
+                events.append(told.joker_spent(n))
             elif kind == SPENT_JOKER:
                 self._replace_spent_joker(n, c, events)
                 continue
             else:
                 hat[n] = h ^ 1
-            changed.append(NAMES[n])
+            changed.append(n)
         if changed:
-            events.append(
-                Event(
-                    "flip",
-                    f"{', '.join(changed)} now wear {self._colour(c)} hats",
-                    {"squares": changed, "colour": self._colour(c), "seat": c},
-                )
-            )
+            events.append(told.hats_changed(c, tuple(changed)))
 
     def _replace_spent_joker(self, s: int, c: int, events: list[Event]) -> None:
         """R17: the joker's second change eliminates it; a pool halfling of the changer takes its place."""
@@ -453,11 +426,7 @@ class HatflingsState(State):
         )
 
     def _move_pig(self, s: int) -> list[Event]:
-        events = [
-            Event(
-                "pig", f"the pig runs from {NAMES[self.pig]} to {NAMES[s]}", {"from": NAMES[self.pig], "to": NAMES[s]}
-            )
-        ]
+        events = [told.pig_ran(self.pig, s)]
         self.pig = s
         return self._end_turn(events)
 
@@ -508,7 +477,7 @@ class HatflingsState(State):
             if self.scenery[s] == mine:
                 self.scenery[s] = EMPTY
                 self.puddle_supply += 1
-                events.append(Event("puddle dries", f"the puddle at {NAMES[s]} dries up", {"square": NAMES[s]}))
+                events.append(told.puddle_dried(s))
 
     def _start_turn(self, events: list[Event]) -> list[Event]:
         """T1: the dance ends if the captain cannot act (R22), or by the loop guard (R25)."""
