@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -67,17 +68,35 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     return agent
 
 
-def number_param(params: dict[str, str], name: str, default: float, kind: type = float, minimum: float = 0) -> Any:
+def number_param(
+    params: dict[str, str], name: str, default: float | None, kind: type = float, minimum: float = 0
+) -> Any:
     """A numeric agent parameter, with an AgentSpecError for anything else."""
     if name not in params:
         return default
+    what = "a whole number" if kind is int else "a number"
     try:
         value = kind(params[name])
     except ValueError:
-        raise AgentSpecError(f"agent parameter {name} must be a {kind.__name__}, got {params[name]!r}") from None
+        raise AgentSpecError(f"agent parameter {name} must be {what}, got {params[name]!r}") from None
+    if not math.isfinite(value):
+        raise AgentSpecError(f"agent parameter {name} must be {what}, got {params[name]!r}")
     if value < minimum:
         raise AgentSpecError(f"agent parameter {name} must be at least {minimum}, got {value}")
     return value
+
+
+def choice_param(params: dict[str, str], name: str, default: str, choices: tuple[str, ...]) -> str:
+    """A parameter that takes one of a few words, with an AgentSpecError naming them otherwise."""
+    value = params.get(name, default).lower()
+    if value not in choices:
+        raise AgentSpecError(f"agent parameter {name} must be one of {', '.join(choices)}, got {params[name]!r}")
+    return value
+
+
+def seed_param(params: dict[str, str], seed: int) -> int:
+    """`seed=N` in a spec overrides the seed the agent is made with."""
+    return int(number_param(params, "seed", seed, int))
 
 
 def check_params(kind: str, params: dict[str, Any], allowed: set[str]) -> None:
@@ -89,4 +108,4 @@ def check_params(kind: str, params: dict[str, Any], allowed: set[str]) -> None:
 
 def _load_builtin_kinds() -> None:
     # Importing the modules registers their kinds; done lazily to keep imports one-way.
-    from parlour.agents import random_agent  # noqa: F401
+    from parlour.agents import greedy, mcts, random_agent  # noqa: F401

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.agents.base import Agent, check_params, register_agent
+from parlour.agents.base import Agent, check_params, register_agent, seed_param
 from parlour.engine.actions import Action
 from parlour.engine.game import State
 from parlour.engine.rng import Rng
@@ -16,7 +16,7 @@ class RandomAgent(Agent):
         return self.rng.choice(state.legal_actions())
 
 
-@register_agent("random", "a uniformly random legal move")
+@register_agent("random", "a uniformly random legal move (seed=N)")
 def _make_random(params: dict[str, str], seed: int) -> Agent:
-    check_params("random", params, set())
-    return RandomAgent(seed)
+    check_params("random", params, {"seed"})
+    return RandomAgent(seed_param(params, seed))

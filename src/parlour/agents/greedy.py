@@ -1,0 +1,78 @@
+"""The greedy agent: one ply of lookahead on the game's own `heuristic`.
+
+For each legal action it applies the action to a few determinizations of the position (hidden
+parts and the generator's future re-drawn from what its seat can see), so it never peeks at a
+face-down card or at how a coin toss will fall, and averages the heuristic of the result for the
+seat that moved. When the same seat still has to decide afterwards (a compound decision split into
+sub-decisions, such as a pig's destination after a landing), it follows through greedily for up to
+`follow` more sub-decisions before evaluating, so that the first part of a compound move is judged by
+what it leads to rather than by an unfinished position. Equal values are broken by its seeded
+generator.
+"""
+
+from __future__ import annotations
+
+from parlour.agents.base import Agent, check_params, number_param, register_agent, seed_param
+from parlour.engine.actions import Action
+from parlour.engine.game import State
+from parlour.engine.rng import Rng
+
+TIE = 1e-9
+"""Values closer than this count as equal and are broken at random."""
+
+
+class GreedyAgent(Agent):
+    def __init__(self, seed: int = 0, samples: int = 2, follow: int = 2) -> None:
+        self.rng = Rng(seed)
+        self.samples = samples
+        self.follow = follow
+
+    def act(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        values = self.evaluate(state, legal)
+        best = max(values)
+        return self.rng.choice([action for action, value in zip(legal, values, strict=True) if value >= best - TIE])
+
+    def evaluate(self, state: State, legal: list[Action]) -> list[float]:
+        """The mean heuristic value, for the seat to move, of each legal action."""
+        seat = state.current_player()
+        totals = [0.0] * len(legal)
+        for _ in range(self.samples):
+            world = state.determinize(seat, self.rng.spawn())
+            for index, action in enumerate(legal):
+                after = world.clone()
+                after.apply_legal(action)
+                totals[index] += self._follow_through(after, seat)
+        return [total / self.samples for total in totals]
+
+    def _follow_through(self, state: State, seat: int) -> float:
+        """The value after `seat` finishes its own pending sub-decisions greedily (at most `follow`)."""
+        for _ in range(self.follow):
+            if state.current_player() != seat:
+                break
+            best_value, best_state = -2.0, state
+            for action in state.legal_actions():
+                after = state.clone()
+                after.apply_legal(action)
+                value = outcome(after, seat)
+                if value > best_value + TIE:
+                    best_value, best_state = value, after
+            state = best_state
+        return outcome(state, seat)
+
+
+def outcome(state: State, seat: int) -> float:
+    """The seat's return if the game is over, else the game's heuristic estimate."""
+    if state.is_terminal():
+        return state.returns()[seat]
+    return state.heuristic(seat)
+
+
+@register_agent("greedy", "one ply of lookahead on the game's heuristic (samples=N determinizations, follow=N, seed=N)")
+def _make_greedy(params: dict[str, str], seed: int) -> Agent:
+    check_params("greedy", params, {"samples", "follow", "seed"})
+    samples = number_param(params, "samples", 2, int, minimum=1)
+    follow = number_param(params, "follow", 2, int, minimum=0)
+    return GreedyAgent(seed_param(params, seed), samples, follow)

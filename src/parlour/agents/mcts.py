@@ -1,0 +1,267 @@
+"""Monte Carlo tree search: UCT for open games, single-observer information-set MCTS for hidden ones.
+
+Every iteration starts from a fresh `determinize(seat, rng)` of the position: hidden parts (the
+rivals' hands, the deck order) and the generator's future are re-drawn from what the searching seat
+can see, so the search never peeks, not even at how the next coin toss will fall. The tree is
+*open-loop*: a node is the sequence of actions that leads to it, not a position, so the same node
+gathers the statistics of every determinization and every chance outcome that can follow that
+sequence. In a perfect-information game without chance this is plain UCT; with hidden information
+it is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012), where a child's exploration term
+counts the iterations in which its action was *available* rather than its parent's visits.
+
+Values are vectors, one return per seat. Each node sums the vectors of the iterations through it,
+and the seat choosing among its children reads its own component, so three- and four-player games
+are searched from every mover's point of view (the max^n idea) rather than as "me against the rest".
+
+A simulation ends at the end of the game (`returns()`), or, with `rollout=heuristic`, after
+`cutoff` random moves, where the game's `heuristic(seat)` of every seat stands in for the returns.
+
+Between moves the subtree under the actions played since is kept when that is sound: only in
+perfect-information games (every action is public), and only if replaying those actions from
+re-drawn futures of the old position always reproduces the current one (no chance outcome was
+decided in between, which would make the old statistics belong to other futures).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from parlour.agents.base import (
+    Agent,
+    AgentSpecError,
+    check_params,
+    choice_param,
+    number_param,
+    register_agent,
+    seed_param,
+)
+from parlour.engine.actions import Action
+from parlour.engine.errors import IllegalAction
+from parlour.engine.game import State
+from parlour.engine.rng import Rng
+
+REUSE_CHECKS = 3
+"""Re-drawn futures a kept subtree must agree with (a coin toss that could fall either way slips
+through all of them only once in 2**3 moves)."""
+
+
+class Node:
+    """One action sequence from the root: visit and availability counts and summed return vectors."""
+
+    __slots__ = ("avail", "children", "totals", "visits")
+
+    def __init__(self, players: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.totals = [0.0] * players
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the search thinks of one root action: how often it was tried and its mean return."""
+
+    action: Action
+    visits: int
+    value: float
+
+
+@dataclass(frozen=True)
+class Search:
+    """The outcome of one search, for hints and reports."""
+
+    seat: int
+    iterations: int
+    seconds: float
+    reused: int
+    choices: tuple[Choice, ...]
+
+    @property
+    def best(self) -> Choice:
+        return self.choices[0]
+
+
+class MctsAgent(Agent):
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        c: float = 1.0,
+        rollout: str = "heuristic",
+        cutoff: int = 4,
+        reuse: bool = True,
+    ) -> None:
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.cutoff = cutoff
+        self.reuse = reuse
+        self.last_search: Search | None = None
+        # The kept tree: its root, a determinization of the position it was grown from, its seat.
+        self._root: Node | None = None
+        self._root_world: State | None = None
+        self._root_seat = -1
+
+    # --- the agent interface -----------------------------------------------------------------
+
+    def act(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1 and self.seconds is None:
+            return legal[0]
+        return self.search(state).best.action
+
+    def search(self, state: State) -> Search:
+        """Grow the tree for the seat to move within the budget and rank its legal actions."""
+        seat = state.current_player()
+        players = state.game.num_players
+        root, reused = self._kept_root(state, seat)
+        if root is None:
+            root = Node(players)
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        limit = self.iterations if self.iterations is not None else math.inf
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            self._iterate(root, self._world(state, seat), players)
+            done += 1
+        elapsed = time.perf_counter() - start
+        self._remember(root, state, seat)
+        result = Search(seat, done, elapsed, reused, self._rank(root, state.legal_actions(), seat))
+        self.last_search = result
+        return result
+
+    # --- one iteration -----------------------------------------------------------------------
+
+    def _world(self, state: State, seat: int) -> State:
+        """The position one iteration searches: what `seat` sees, with the rest re-drawn."""
+        return state.determinize(seat, self.rng.spawn())
+
+    def _iterate(self, root: Node, world: State, players: int) -> None:
+        rng = self.rng
+        c = self.c
+        node = root
+        path = [root]
+        while not world.is_terminal():
+            mover = world.current_player()
+            children = node.children
+            unexpanded: list[Action] = []
+            best: Node | None = None
+            best_action: Action | None = None
+            best_score = -math.inf
+            for action in world.legal_actions():
+                child = children.get(action.id)
+                if child is None:
+                    unexpanded.append(action)
+                    continue
+                child.avail += 1
+                if unexpanded:
+                    continue
+                score = child.totals[mover] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best_score, best, best_action = score, child, action
+            if unexpanded:
+                action = unexpanded[rng.next64() % len(unexpanded)]
+                child = Node(players)
+                children[action.id] = child
+                world.apply_legal(action)
+                path.append(child)
+                break
+            assert best is not None and best_action is not None
+            world.apply_legal(best_action)
+            node = best
+            path.append(best)
+        values = self._simulate(world, players)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat in range(players):
+                totals[seat] += values[seat]
+
+    def _simulate(self, world: State, players: int) -> list[float]:
+        """Random moves to the end, or `cutoff` of them and then the heuristic of every seat."""
+        rng = self.rng
+        limit = self.cutoff if self.rollout == "heuristic" else math.inf
+        steps = 0
+        while steps < limit and not world.is_terminal():
+            legal = world.legal_actions()
+            world.apply_legal(legal[rng.next64() % len(legal)])
+            steps += 1
+        if world.is_terminal():
+            return world.returns()
+        return [world.heuristic(seat) for seat in range(players)]
+
+    # --- choosing and explaining ---------------------------------------------------------------
+
+    def _rank(self, root: Node, legal: list[Action], seat: int) -> tuple[Choice, ...]:
+        """Legal root actions, most visited first (ties: higher value, then the seeded generator)."""
+        choices = []
+        for action in legal:
+            child = root.children.get(action.id)
+            visits = child.visits if child else 0
+            value = child.totals[seat] / child.visits if child and child.visits else 0.0
+            choices.append((visits, value, self.rng.random(), Choice(action, visits, value)))
+        choices.sort(key=lambda entry: entry[:3], reverse=True)
+        return tuple(entry[3] for entry in choices)
+
+    # --- keeping the subtree between moves -------------------------------------------------------
+
+    def _remember(self, root: Node, state: State, seat: int) -> None:
+        if self.reuse and state.game.perfect_information:
+            self._root, self._root_seat = root, seat
+            self._root_world = state.determinize(seat, self.rng.spawn())
+
+    def _kept_root(self, state: State, seat: int) -> tuple[Node | None, int]:
+        """The kept node for the current position and its visits, or (None, 0) when unsound."""
+        old_root, old_world = self._root, self._root_world
+        self._root, self._root_world = None, None
+        if old_root is None or old_world is None or seat != self._root_seat or old_world.game is not state.game:
+            return None, 0
+        played = len(old_world.history)
+        if state.history[:played] != old_world.history:
+            return None, 0
+        since = state.history[played:]
+        node: Node | None = old_root
+        for action_id in since:
+            node = node.children.get(action_id) if node else None
+        if node is None or not node.visits:
+            return None, 0
+        target = state.view(seat)
+        for _ in range(REUSE_CHECKS):
+            replayed = old_world.determinize(seat, self.rng.spawn())
+            try:
+                for action_id in since:
+                    replayed.apply(action_id)
+            except IllegalAction:
+                return None, 0
+            if replayed.view(seat) != target:
+                return None, 0
+        return node, node.visits
+
+
+@register_agent(
+    "mcts",
+    "Monte Carlo tree search (iterations=N or seconds=S, c=exploration, rollout=random|heuristic, cutoff=N, "
+    "reuse=yes|no, seed=N)",
+)
+def _make_mcts(params: dict[str, str], seed: int) -> Agent:
+    check_params("mcts", params, {"iterations", "seconds", "c", "rollout", "cutoff", "reuse", "seed"})
+    seconds = number_param(params, "seconds", 0.0, float) if "seconds" in params else None
+    if seconds is not None and seconds <= 0:
+        raise AgentSpecError(f"agent parameter seconds must be more than 0, got {params['seconds']!r}")
+    # A time budget alone means no iteration limit; both given means whichever runs out first.
+    default_iterations = None if seconds is not None else 1000
+    iterations = number_param(params, "iterations", default_iterations, int, minimum=1)
+    return MctsAgent(
+        seed=seed_param(params, seed),
+        iterations=iterations,
+        seconds=seconds,
+        c=number_param(params, "c", 1.0, float),
+        rollout=choice_param(params, "rollout", "heuristic", ("random", "heuristic")),
+        cutoff=number_param(params, "cutoff", 4, int),
+        reuse=choice_param(params, "reuse", "yes", ("yes", "no")) == "yes",
+    )

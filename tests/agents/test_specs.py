@@ -1,0 +1,74 @@
+"""Agent spec strings: every kind is made from its string, and every mistake is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.agents import AgentSpecError, agent_kinds, make_agent, parse_spec
+from parlour.agents.greedy import GreedyAgent
+from parlour.agents.mcts import MctsAgent
+
+
+def test_builtin_kinds_are_listed_with_their_help() -> None:
+    kinds = agent_kinds()
+    assert {"random", "greedy", "mcts"} <= set(kinds)
+    assert "iterations" in kinds["mcts"]
+
+
+def test_mcts_parameters_are_read() -> None:
+    agent = make_agent("mcts:iterations=250,c=0.7,rollout=random,cutoff=9,reuse=no", 5)
+    assert isinstance(agent, MctsAgent)
+    assert (agent.iterations, agent.seconds, agent.c, agent.rollout, agent.cutoff, agent.reuse) == (
+        250,
+        None,
+        0.7,
+        "random",
+        9,
+        False,
+    )
+    assert agent.spec == "mcts:iterations=250,c=0.7,rollout=random,cutoff=9,reuse=no"
+
+
+def test_a_time_budget_alone_has_no_iteration_limit() -> None:
+    agent = make_agent("mcts:seconds=0.5")
+    assert isinstance(agent, MctsAgent)
+    assert (agent.iterations, agent.seconds) == (None, 0.5)
+
+
+def test_greedy_parameters_are_read() -> None:
+    agent = make_agent("greedy:samples=3,follow=0")
+    assert isinstance(agent, GreedyAgent)
+    assert (agent.samples, agent.follow) == (3, 0)
+
+
+def test_seed_in_the_spec_overrides_the_given_seed() -> None:
+    first, second = make_agent("mcts:seed=9", 1), make_agent("mcts", 9)
+    assert isinstance(first, MctsAgent) and isinstance(second, MctsAgent)
+    assert first.rng.state == second.rng.state
+
+
+def test_parse_spec_splits_kind_and_parameters() -> None:
+    assert parse_spec(" MCTS : iterations = 10 ") == ("mcts", {"iterations": "10"})
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphazero", "no agent called 'alphazero' .*greedy, mcts, random"),
+        ("mcts:depth=3", "agent mcts has no parameter 'depth' .*iterations"),
+        ("random:iterations=3", "agent random has no parameter 'iterations'"),
+        ("mcts:iterations=lots", "iterations must be a whole number, got 'lots'"),
+        ("mcts:iterations=0", "iterations must be at least 1"),
+        ("mcts:seconds=0", "seconds must be more than 0"),
+        ("mcts:seconds=inf", "seconds must be a number, got 'inf'"),
+        ("mcts:c=nan", "c must be a number, got 'nan'"),
+        ("mcts:c=-1", "c must be at least 0"),
+        ("mcts:rollout=smart", "rollout must be one of random, heuristic, got 'smart'"),
+        ("mcts:reuse=maybe", "reuse must be one of yes, no"),
+        ("greedy:samples=0", "samples must be at least 1"),
+        ("mcts:iterations", "'iterations' is not key=value"),
+    ],
+)
+def test_bad_specs_are_named(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec)
