@@ -1,0 +1,384 @@
+"""Yamataï's component data: loaded once from the files in `data/` and checked against the rulebook.
+
+Designed values (prices, fleet contents, building requirements, specialists, the board graph) live
+in the data files with their `status` column, so whoever owns the physical game can correct them
+without touching code. Everything here is immutable and shared by every state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from parlour.engine.data import as_int, read_csv, read_toml
+from parlour.engine.errors import DataError
+
+PACKAGE = "parlour.games.yamatai.data"
+
+RESOURCES = ("bamboo", "wood", "stone", "clay", "gold")
+"""Boat colours by resource, in the rulebook's order; index = colour number everywhere."""
+BAMBOO, WOOD, STONE, CLAY, GOLD = range(5)
+BOAT_LETTERS = "bwscg"
+
+PLAYER_COLOURS = ("blue", "orange", "purple", "grey")
+PLAYERS_BY_COUNT = {4: PLAYER_COLOURS, 3: PLAYER_COLOURS[:3], 2: PLAYER_COLOURS[:2]}
+BUILDINGS_PER_PLAYER = {4: 6, 3: 8, 2: 10}
+STARTING_COINS = 10
+SLOTS = 5  # face-up fleet tiles, building row and specialist track all show five
+FLEET_TILES = 10
+SACRED_GROUND_TOKENS = 8
+
+FLEET_POWERS = (
+    "gain_coins",
+    "swap_culture_tokens",
+    "preview_buildings",
+    "place_sacred_ground",
+    "move_boat",
+    "reserve_building",
+    "swap_boats",
+    "remove_boat",
+    "build_minus_one",
+    "gain_prestige_token",
+)
+SPECIALIST_POWERS = (
+    "harbour_capacity",
+    "extra_trades",
+    "trade_gold",
+    "trade_discount",
+    "substitute_colour",
+    "mountain_bonus",
+    "prestige_neighbour_bonus",
+    "group_bonus",
+    "coin_rate",
+    "extra_collect",
+    "free_first_boat",
+    "branch_once",
+    "bonus_boat",
+    "leftover_culture",
+    "cheap_recruit",
+    "build_on_token",
+)
+BUILDING_TYPES = ("standard", "torii", "palace")
+STATUSES = ("sourced", "designed", "mixed")
+
+
+@dataclass(frozen=True, slots=True)
+class FleetTile:
+    number: int
+    boats: tuple[int, ...]  # count per colour
+    power: str
+    params: dict[str, str]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingTile:
+    index: int
+    code: str  # B01..B21, P01..P07
+    kind: str  # standard | torii | palace
+    needs: tuple[int, ...]  # required boats per colour
+    pp: int
+
+    @property
+    def standard(self) -> bool:
+        return self.kind == "standard"
+
+
+@dataclass(frozen=True, slots=True)
+class Specialist:
+    index: int
+    code: str
+    name: str
+    pp: int
+    power: str
+    params: dict[str, str]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CultureKind:
+    name: str  # culture_1 .. culture_6, blank
+    colour: str
+    count: int
+    mountains: int
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The designed board graph with islands and spots renumbered 0.. in file order."""
+
+    island_ids: tuple[str, ...]
+    spot_ids: tuple[str, ...]
+    island_spots: tuple[tuple[int, ...], ...]
+    island_borders: tuple[tuple[int, ...], ...]
+    spot_islands: tuple[tuple[int, ...], ...]
+    spot_neighbours: tuple[tuple[int, ...], ...]
+    entry_spots: tuple[int, ...]
+    island_xy: tuple[tuple[float, float], ...]
+    spot_xy: tuple[tuple[float, float], ...]
+    island_rows: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    boat_stock: tuple[int, ...]
+    buy_price: tuple[int, ...]  # 0 = not tradeable
+    sell_price: tuple[int, ...]
+    fleet: tuple[FleetTile, ...]  # index = number - 1
+    buildings: tuple[BuildingTile, ...]
+    specialists: tuple[Specialist, ...]
+    culture: tuple[CultureKind, ...]  # six kinds then the blank
+    player_buildings: dict[str, int]
+    board: Board
+
+    @property
+    def culture_colours(self) -> tuple[str, ...]:
+        return tuple(kind.colour for kind in self.culture[:6])
+
+    def specialist_code(self, power: str) -> int:
+        for specialist in self.specialists:
+            if specialist.power == power:
+                return specialist.index
+        raise KeyError(power)
+
+
+def _fail(filename: str, row: int, problem: str) -> DataError:
+    return DataError(f"{filename} row {row}: {problem}")
+
+
+def _params(filename: str, row: int, text: str) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise _fail(filename, row, f"power parameter {part!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def _status(filename: str, row: int, record: dict[str, str]) -> None:
+    if record.get("status") not in STATUSES:
+        raise _fail(filename, row, f"status must be one of {', '.join(STATUSES)}, got {record.get('status')!r}")
+
+
+def _boats(filename: str = "boats.csv") -> tuple[int, ...]:
+    rows = read_csv(PACKAGE, filename, ("resource", "count", "status"))
+    stock = dict.fromkeys(RESOURCES, -1)
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        if record["resource"] not in stock:
+            raise _fail(filename, n, f"unknown resource {record['resource']!r}")
+        stock[record["resource"]] = as_int(filename, n, "count", record["count"])
+    if min(stock.values()) < 0:
+        raise DataError(f"{filename}: every resource needs a row ({', '.join(RESOURCES)})")
+    if sum(stock.values()) != 80:
+        raise DataError(f"{filename}: the game has 80 boats, the file gives {sum(stock.values())}")
+    return tuple(stock[r] for r in RESOURCES)
+
+
+def _prices(filename: str = "trade_prices.csv") -> tuple[tuple[int, ...], tuple[int, ...]]:
+    rows = read_csv(PACKAGE, filename, ("resource", "buy_price", "sell_price", "status"))
+    buy, sell = [0] * 5, [0] * 5
+    seen = set()
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        resource = record["resource"]
+        if resource not in RESOURCES:
+            raise _fail(filename, n, f"unknown resource {resource!r}")
+        seen.add(resource)
+        if resource == "gold":
+            if record["buy_price"] or record["sell_price"]:
+                raise _fail(filename, n, "gold is never traded at the mat's prices")
+            continue
+        c = RESOURCES.index(resource)
+        buy[c] = as_int(filename, n, "buy_price", record["buy_price"])
+        sell[c] = as_int(filename, n, "sell_price", record["sell_price"])
+        if buy[c] < 1 or sell[c] < 0:
+            raise _fail(filename, n, "prices must be positive")
+    if seen != set(RESOURCES):
+        raise DataError(f"{filename}: every resource needs a row")
+    return tuple(buy), tuple(sell)
+
+
+def _fleet(filename: str = "fleet_tiles.csv") -> tuple[FleetTile, ...]:
+    rows = read_csv(PACKAGE, filename, ("number", *RESOURCES, "power_key", "power_params", "power_text", "status"))
+    tiles: dict[int, FleetTile] = {}
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        number = as_int(filename, n, "number", record["number"])
+        boats = tuple(as_int(filename, n, r, record[r]) for r in RESOURCES)
+        if not 1 <= sum(boats) <= 3:
+            raise _fail(filename, n, f"a fleet tile shows 1 to 3 boats, tile {number} shows {sum(boats)}")
+        if record["power_key"] not in FLEET_POWERS:
+            raise _fail(filename, n, f"unknown fleet power {record['power_key']!r}")
+        if number in tiles:
+            raise _fail(filename, n, f"fleet tile {number} appears twice")
+        params = _params(filename, n, record["power_params"])
+        tiles[number] = FleetTile(number, boats, record["power_key"], params, record["power_text"])
+    if sorted(tiles) != list(range(1, FLEET_TILES + 1)):
+        raise DataError(f"{filename}: fleet tiles must be numbered 1 to {FLEET_TILES}")
+    if sorted(t.power for t in tiles.values()) != sorted(FLEET_POWERS):
+        raise DataError(f"{filename}: each fleet power must appear on exactly one tile")
+    return tuple(tiles[k] for k in sorted(tiles))
+
+
+def _buildings(filename: str = "building_tiles.csv") -> tuple[BuildingTile, ...]:
+    rows = read_csv(PACKAGE, filename, ("id", "type", *RESOURCES, "boats_total", "pp", "status"))
+    tiles: list[BuildingTile] = []
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        if record["type"] not in BUILDING_TYPES:
+            raise _fail(filename, n, f"type must be one of {', '.join(BUILDING_TYPES)}, got {record['type']!r}")
+        needs = tuple(as_int(filename, n, r, record[r]) for r in RESOURCES)
+        if sum(needs) != as_int(filename, n, "boats_total", record["boats_total"]):
+            raise _fail(filename, n, "boats_total is not the sum of the required boats")
+        if not 1 <= sum(needs) <= 6 or min(needs) < 0:
+            raise _fail(filename, n, "a tile needs 1 to 6 boats (an island has 6 spots)")
+        tiles.append(
+            BuildingTile(len(tiles), record["id"], record["type"], needs, as_int(filename, n, "pp", record["pp"]))
+        )
+    counts = {kind: sum(t.kind == kind for t in tiles) for kind in BUILDING_TYPES}
+    if counts != {"standard": 21, "torii": 3, "palace": 4}:
+        raise DataError(f"{filename}: the game has 21 standard, 3 torii and 4 palace tiles, the file has {counts}")
+    if len({t.code for t in tiles}) != len(tiles):
+        raise DataError(f"{filename}: tile ids must be unique")
+    return tuple(tiles)
+
+
+def _specialists(filename: str = "specialists.csv") -> tuple[Specialist, ...]:
+    rows = read_csv(PACKAGE, filename, ("id", "name", "pp", "power_key", "power_params", "power_text", "status"))
+    result: list[Specialist] = []
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        if record["power_key"] not in SPECIALIST_POWERS:
+            raise _fail(filename, n, f"unknown specialist power {record['power_key']!r}")
+        params = _params(filename, n, record["power_params"])
+        if record["power_key"] == "substitute_colour" and (
+            params.get("from") not in RESOURCES or params.get("to") not in RESOURCES
+        ):
+            raise _fail(filename, n, "a colour substitution needs from= and to= resources")
+        pp = as_int(filename, n, "pp", record["pp"])
+        result.append(
+            Specialist(len(result), record["id"], record["name"], pp, record["power_key"], params, record["power_text"])
+        )
+    if len(result) != 18 or len({s.code for s in result}) != 18 or len({s.name.lower() for s in result}) != 18:
+        raise DataError(f"{filename}: the game has 18 specialists with unique ids and names")
+    single = [p for p in SPECIALIST_POWERS if p != "substitute_colour"]
+    for power in single:
+        if sum(s.power == power for s in result) != 1:
+            raise DataError(f"{filename}: power {power} must appear on exactly one specialist")
+    return tuple(result)
+
+
+def _culture(filename: str = "culture_tokens.csv") -> tuple[CultureKind, ...]:
+    rows = read_csv(PACKAGE, filename, ("kind", "colour", "count", "mountain_count", "plain_count", "status"))
+    kinds = []
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        count = as_int(filename, n, "count", record["count"])
+        mountains = as_int(filename, n, "mountain_count", record["mountain_count"])
+        if mountains + as_int(filename, n, "plain_count", record["plain_count"]) != count:
+            raise _fail(filename, n, "mountain_count + plain_count must equal count")
+        kinds.append(CultureKind(record["kind"], record["colour"], count, mountains))
+    blank = [k for k in kinds if k.name == "blank"]
+    named = [k for k in kinds if k.name != "blank"]
+    if len(blank) != 1 or len(named) != 6:
+        raise DataError(f"{filename}: the game has six culture kinds and one blank row")
+    if sum(k.count for k in kinds) != 34 or sum(k.mountains for k in kinds) != 7:
+        raise DataError(f"{filename}: the game has 34 culture tokens, 7 of them mountain tokens")
+    if len({k.colour for k in named}) != 6:
+        raise DataError(f"{filename}: culture kinds need distinct colours")
+    return (*named, blank[0])
+
+
+def _pieces(filename: str = "player_pieces.csv") -> dict[str, int]:
+    rows = read_csv(PACKAGE, filename, ("colour", "standard_buildings", "turn_order_meeples", "status"))
+    pieces: dict[str, int] = {}
+    meeples = 0
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        if record["colour"] not in PLAYER_COLOURS:
+            raise _fail(filename, n, f"unknown player colour {record['colour']!r}")
+        pieces[record["colour"]] = as_int(filename, n, "standard_buildings", record["standard_buildings"])
+        meeples += as_int(filename, n, "turn_order_meeples", record["turn_order_meeples"])
+    if sum(pieces.values()) != 34 or meeples != 6 or set(pieces) != set(PLAYER_COLOURS):
+        raise DataError(f"{filename}: the game has 34 standard buildings and 6 meeples over four colours")
+    for players, colours in PLAYERS_BY_COUNT.items():
+        for colour in colours:
+            if pieces[colour] < BUILDINGS_PER_PLAYER[players]:
+                raise DataError(f"{filename}: {colour} has too few buildings for a {players}-player game")
+    return pieces
+
+
+def _board(filename: str = "board.toml") -> Board:
+    raw: dict[str, Any] = read_toml(PACKAGE, filename)
+    islands = raw.get("islands", [])
+    spots = raw.get("spots", [])
+    island_ids = tuple(str(i["id"]) for i in islands)
+    spot_ids = tuple(str(s["id"]) for s in spots)
+    if len(island_ids) != 34 or len(set(island_ids)) != 34:
+        raise DataError(f"{filename}: the archipelago has 34 islands with distinct ids")
+    if len(set(spot_ids)) != len(spot_ids):
+        raise DataError(f"{filename}: spot ids must be distinct")
+    isl = {k: n for n, k in enumerate(island_ids)}
+    spt = {k: n for n, k in enumerate(spot_ids)}
+
+    def refs(table: dict[str, int], values: list[str], where: str) -> tuple[int, ...]:
+        unknown = [v for v in values if v not in table]
+        if unknown:
+            raise DataError(f"{filename}: {where} refers to unknown {', '.join(unknown)}")
+        return tuple(table[v] for v in values)
+
+    island_spots = tuple(refs(spt, i["spots"], i["id"]) for i in islands)
+    island_borders = tuple(refs(isl, i["borders"], i["id"]) for i in islands)
+    spot_islands = tuple(refs(isl, s["islands"], s["id"]) for s in spots)
+    spot_neighbours = tuple(refs(spt, s["neighbors"], s["id"]) for s in spots)
+    entries = tuple(n for n, s in enumerate(spots) if s.get("entry"))
+    if len(entries) != 5 or set(entries) != set(refs(spt, raw["meta"]["entry_spots"], "meta")):
+        raise DataError(f"{filename}: the board has exactly 5 entry spots, flagged and listed in meta")
+    for i, around in enumerate(island_spots):
+        if len(around) < 5:
+            raise DataError(f"{filename}: island {island_ids[i]} has fewer spots than the largest requirement")
+        for s in around:
+            if i not in spot_islands[s]:
+                raise DataError(f"{filename}: {island_ids[i]} lists {spot_ids[s]} but not the other way round")
+        for j in island_borders[i]:
+            if i not in island_borders[j]:
+                raise DataError(f"{filename}: border {island_ids[i]}-{island_ids[j]} is not symmetric")
+    for s, near in enumerate(spot_neighbours):
+        if not 1 <= len(spot_islands[s]) <= 3:
+            raise DataError(f"{filename}: spot {spot_ids[s]} must touch 1 to 3 islands")
+        for t in near:
+            if s not in spot_neighbours[t]:
+                raise DataError(f"{filename}: link {spot_ids[s]}-{spot_ids[t]} is not symmetric")
+    seen, todo = {0}, [0]
+    while todo:
+        for t in spot_neighbours[todo.pop()]:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    if len(seen) != len(spots):
+        raise DataError(f"{filename}: the water network must be connected")
+    rows: dict[int, list[int]] = {}
+    for n, i in enumerate(islands):
+        rows.setdefault(int(i["r"]), []).append(n)
+    return Board(
+        island_ids,
+        spot_ids,
+        island_spots,
+        island_borders,
+        spot_islands,
+        spot_neighbours,
+        entries,
+        tuple((float(i["x"]), float(i["y"])) for i in islands),
+        tuple((float(s["x"]), float(s["y"])) for s in spots),
+        tuple(tuple(rows[r]) for r in sorted(rows)),
+    )
+
+
+@cache
+def components() -> Components:
+    """Every component of the game, loaded and validated once."""
+    buy, sell = _prices()
+    return Components(_boats(), buy, sell, _fleet(), _buildings(), _specialists(), _culture(), _pieces(), _board())

@@ -1,0 +1,1243 @@
+"""Yamataï as a state machine: set-up, the five phases of a turn, fleet powers, specialists, the end.
+
+A turn runs through phases I (fleet tile) → II (trade) → IIIA (place boats) → IIIB (collect or
+build) → IV (harbour) → V (recruit), then an end-of-turn step that exists only while the fleet
+power is still usable (R35, R41). Phases that offer their player nothing are skipped (R36). The
+fleet power is one "use the fleet power" action at every decision point between steps; its
+targets are then chosen in sub-phases of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.engine import TERMINAL, Action, Event, Game, Option, Rng, Score, State
+from parlour.games.yamatai import board as geo
+from parlour.games.yamatai.actions import KIND_PAIRS, KIND_TRIPLES, N_ISLANDS, N_SPOTS, N_TILES, Ids, build_actions
+from parlour.games.yamatai.components import (
+    BAMBOO,
+    BUILDINGS_PER_PLAYER,
+    GOLD,
+    PLAYERS_BY_COUNT,
+    RESOURCES,
+    SACRED_GROUND_TOKENS,
+    SLOTS,
+    STARTING_COINS,
+    Components,
+    components,
+)
+from parlour.games.yamatai.scoring import player_score
+from parlour.games.yamatai.scoring import winners as best_players
+
+# Phases of a turn, then the sub-phases of the fleet powers.
+(
+    FLEET,
+    TRADE,
+    PLACE,
+    CHOOSE,
+    COLLECT,
+    HARBOUR,
+    RECRUIT,
+    PAY,
+    END,
+    SWAP_TOKEN_FROM,
+    SWAP_TOKEN_TO,
+    SACRED,
+    MOVE_FROM,
+    MOVE_TO,
+    RESERVE,
+    SWAP_BOAT_FROM,
+    SWAP_BOAT_TO,
+    REMOVE,
+    PREVIEW,
+    PREVIEW_ORDER,
+    OVER,
+) = range(21)
+PHASE_NAMES = (
+    "choose a fleet tile",
+    "trade",
+    "place boats",
+    "collect or build",
+    "collect",
+    "harbour",
+    "recruit",
+    "pay for the specialist",
+    "end of turn",
+    "swap culture tokens: first token",
+    "swap culture tokens: second token",
+    "place sacred ground",
+    "move a boat: which boat",
+    "move a boat: where to",
+    "reserve a building",
+    "swap boats: first boat",
+    "swap boats: second boat",
+    "remove a boat",
+    "preview buildings: exchange",
+    "preview buildings: put back",
+    "game over",
+)
+POWER_PHASES = frozenset(range(SWAP_TOKEN_FROM, OVER))
+END_REASONS = {
+    "A": "a player placed their last Standard Building",
+    "B": "a boat colour ran out in the reserve",
+    "C": "the specialist track could not be refilled",
+    "D": "the building row could not be refilled",
+    "rounds": "the round limit was reached",
+}
+NO_TOKEN = -1
+
+
+class Yamatai(Game):
+    name = "yamatai"
+    title = "Yamataï"
+    summary = "draft fleets, chain boats through the archipelago, build the capital and recruit specialists"
+    perfect_information = False
+    options_spec = (
+        Option("players", int, 4, "number of players", choices=(2, 3, 4)),
+        Option(
+            "max_rounds",
+            int,
+            30,
+            "safeguard: the game ends after this many rounds (0: no limit)",
+            minimum=0,
+            maximum=99,
+        ),
+    )
+    parts: Components
+
+    def __init__(self, **options: Any) -> None:
+        self.parts = components()
+        super().__init__(**options)
+        self.colours = PLAYERS_BY_COUNT[self.num_players]
+        self.power_keys = tuple(tile.power for tile in self.parts.fleet)
+        self.subs_by_spec = {
+            s.index: (RESOURCES.index(s.params["from"]), RESOURCES.index(s.params["to"]))
+            for s in self.parts.specialists
+            if s.power == "substitute_colour"
+        }
+        self.spec_of = {s.power: s.index for s in self.parts.specialists if s.power != "substitute_colour"}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # States pickle their game; rebuilding it from its options keeps that small.
+        return (_rebuild, (dict(self.options),))
+
+    def _build_actions(self) -> list[Action]:
+        return build_actions(components())
+
+    def new_state(self, seed: int = 0) -> YamataiState:
+        return YamataiState.set_up(self, seed)
+
+
+def _rebuild(options: dict[str, Any]) -> Yamatai:
+    return Yamatai(**options)
+
+
+class YamataiState(State):
+    __slots__ = (
+        "rng",
+        "spot_boat",
+        "island_token",
+        "island_building",
+        "island_tile",
+        "mountain",
+        "reserve",
+        "sacred_left",
+        "fleet_track",
+        "fleet_batch",
+        "next_batch",
+        "row",
+        "deck",
+        "known_top",
+        "spec_track",
+        "spec_coins",
+        "spec_deck",
+        "coins",
+        "pp_tokens",
+        "culture",
+        "harbour",
+        "discarded",
+        "pieces",
+        "built",
+        "reserved",
+        "specs",
+        "round_no",
+        "order",
+        "turn",
+        "turn_fleets",
+        "final_order",
+        "end_a",
+        "end_reason",
+        "phase",
+        "resume",
+        "seat",
+        "tile",
+        "power_ready",
+        "minus_one",
+        "hand",
+        "bought",
+        "trades_left",
+        "placed",
+        "head",
+        "chain_closed",
+        "branch_used",
+        "picks",
+        "keep_left",
+        "pending",
+        "preview",
+        "_legal",
+    )
+    game: Yamatai
+    rng: Rng
+    spot_boat: list[int]
+    island_token: list[int]
+    island_building: list[int]
+    island_tile: list[int]
+    mountain: tuple[bool, ...]
+    reserve: list[int]
+    sacred_left: int
+    fleet_track: list[int]
+    fleet_batch: list[int]
+    next_batch: int
+    row: list[int]
+    deck: list[int]
+    known_top: list[int]
+    spec_track: list[int]
+    spec_coins: list[int]
+    spec_deck: list[int]
+    coins: list[int]
+    pp_tokens: list[int]
+    culture: list[int]
+    harbour: list[int]
+    discarded: list[int]
+    pieces: list[int]
+    built: list[int]
+    reserved: list[int]
+    specs: list[int]
+    round_no: int
+    order: list[int]
+    turn: int
+    turn_fleets: list[int]
+    final_order: list[int]
+    end_a: bool
+    end_reason: str
+    phase: int
+    resume: int
+    seat: int
+    tile: int
+    power_ready: bool
+    minus_one: bool
+    hand: list[int]
+    bought: list[int]
+    trades_left: int
+    placed: list[int]
+    head: int
+    chain_closed: bool
+    branch_used: bool
+    picks: list[int]
+    keep_left: int
+    pending: int
+    preview: list[int]
+    _legal: list[Action] | None
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    @classmethod
+    def set_up(cls, game: Yamatai, seed: int) -> YamataiState:
+        """Rulebook set-up: shuffled decks, five of each on show, culture tokens and mountains, meeples."""
+        state = cls.__new__(cls)
+        State.__init__(state, game, seed)
+        parts = game.parts
+        n = game.num_players
+        rng = Rng(seed)
+        state.rng = rng
+        state.spec_deck = list(range(len(parts.specialists)))
+        rng.shuffle(state.spec_deck)
+        state.spec_track = [state.spec_deck.pop() for _ in range(SLOTS)]
+        state.spec_coins = [0] * SLOTS
+        state.deck = list(range(len(parts.buildings)))
+        rng.shuffle(state.deck)
+        state.row = [state.deck.pop() for _ in range(SLOTS)]
+        state.known_top = [0] * n
+        fleet = list(range(1, 11))
+        rng.shuffle(fleet)
+        state.fleet_track = fleet
+        state.fleet_batch = [-1] * SLOTS + [0] * SLOTS
+        state.next_batch = 1
+        tokens = [(k, m < kind.mountains) for k, kind in enumerate(parts.culture) for m in range(kind.count)]
+        rng.shuffle(tokens)
+        blank = len(parts.culture) - 1
+        state.island_token = [NO_TOKEN if kind == blank else kind for kind, _ in tokens]
+        state.mountain = tuple(mountain for _, mountain in tokens)
+        state.island_building = [geo.NO_BUILDING] * N_ISLANDS
+        state.island_tile = [-1] * N_ISLANDS
+        state.spot_boat = [-1] * N_SPOTS
+        state.reserve = list(parts.boat_stock)
+        state.sacred_left = SACRED_GROUND_TOKENS
+        state.coins = [STARTING_COINS] * n
+        state.pp_tokens = [0] * n
+        state.culture = [0] * (6 * n)
+        state.harbour = [0] * (5 * n)
+        state.discarded = [0] * n
+        state.pieces = [BUILDINGS_PER_PLAYER[n]] * n
+        state.built = [0] * n
+        state.reserved = [0] * n
+        state.specs = [0] * n
+        meeples = list(range(n))
+        rng.shuffle(meeples)
+        state.order = meeples * 2 if n == 2 else meeples
+        state.round_no = 1
+        state.final_order = state.order[:]
+        state.end_a = False
+        state.end_reason = ""
+        state._start_turn(0)
+        return state
+
+    # --- protocol ----------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == OVER else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [self.game.actions[i] for i in self._legal_ids()]
+        return legal
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._legal = None
+        a = action.id
+        if Ids.PLACE <= a < Ids.STOP_PLACING:
+            events = self._place(*divmod(a - Ids.PLACE, N_SPOTS))
+        elif a < Ids.BUY:
+            events = self._take_fleet(a - Ids.FLEET + 1)
+        elif a < Ids.END_TRADE:
+            events = self._trade(a)
+        elif a == Ids.END_TRADE:
+            self.trades_left = 0
+            events = []
+        elif a == Ids.STOP_PLACING:
+            self.chain_closed = True
+            events = []
+        elif a < Ids.STOP_COLLECTING:
+            events = self._collect(a - Ids.COLLECT)
+        elif a == Ids.STOP_COLLECTING:
+            self._enter_harbour()
+            events = []
+        elif a < Ids.SKIP_IIIB:
+            events = self._build(*divmod(a - Ids.BUILD, N_ISLANDS))
+        elif a == Ids.SKIP_IIIB:
+            self._enter_harbour()
+            events = [Event("skip", f"{self._who()} neither collects nor builds", {"seat": self.seat})]
+        elif a < Ids.RECRUIT:
+            events = self._keep(a - Ids.KEEP)
+        elif a < Ids.NO_RECRUIT:
+            self.pending = self.spec_track.index(a - Ids.RECRUIT)
+            self.phase = PAY
+            events = []
+        elif a == Ids.NO_RECRUIT:
+            self.phase = END
+            events = []
+        elif a < Ids.END_TURN:
+            events = self._pay(a)
+        elif a == Ids.END_TURN:
+            self.power_ready = False
+            events = []
+        elif a == Ids.USE_POWER:
+            events = self._use_power()
+        else:
+            events = self._power_target(a)
+        self._advance()
+        return events
+
+    # --- turn flow ---------------------------------------------------------------------------
+
+    def _start_turn(self, turn: int) -> None:
+        self.turn = turn
+        self.seat = self.order[turn]
+        self.phase = FLEET
+        self.resume = FLEET
+        self.tile = 0
+        self.power_ready = False
+        self.minus_one = False
+        self.hand = [0] * 5
+        self.bought = [0] * 5
+        self.trades_left = 0
+        self.placed = []
+        self.head = -1
+        self.chain_closed = False
+        self.branch_used = False
+        self.picks = []
+        self.keep_left = 0
+        self.pending = -1
+        self.preview = []
+        if turn == 0:
+            self.turn_fleets = []
+        self._legal = None
+
+    def _advance(self) -> None:
+        """Leave every phase that offers its player no choice of its own (R36), resolving it."""
+        while True:
+            phase = self.phase
+            if phase == TRADE:
+                if self.trades_left > 0 and self._trade_ids():
+                    return
+                self.phase = PLACE
+            elif phase == PLACE:
+                if not self.chain_closed and self._place_ids():
+                    return
+                self.phase = CHOOSE
+            elif phase == CHOOSE:
+                if self._choose_ids()[0]:
+                    return
+                self._enter_harbour()
+            elif phase == COLLECT:
+                if self._collect_ids(self.picks):
+                    return
+                self._enter_harbour()
+            elif phase == HARBOUR:
+                if self._harbour_ids():
+                    return
+                self._close_harbour()
+                self.phase = RECRUIT
+            elif phase == RECRUIT:
+                if self._recruit_ids():
+                    return
+                self.phase = END
+            elif phase == END:
+                if self.power_ready and self._power_usable():
+                    return
+                self._end_turn()
+                return
+            else:
+                return
+
+    def _end_turn(self) -> None:
+        if self.turn + 1 < len(self.order):
+            self._start_turn(self.turn + 1)
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        """End-of-round steps in the rulebook's order, with the end triggers where they bite (R23)."""
+        self.final_order = self.order[:]
+        if self.end_a:
+            self._finish("A")
+            return
+        for k in range(SLOTS):
+            if self.spec_track[k] >= 0:
+                self.spec_coins[k] += 2
+        for k in range(SLOTS):
+            if self.spec_track[k] < 0:
+                if not self.spec_deck:
+                    self._finish("C")
+                    return
+                self.spec_track[k] = self.spec_deck.pop()
+                self.spec_coins[k] = 0
+        for k in range(SLOTS):
+            if self.row[k] < 0:
+                if not self.deck:
+                    self._finish("D")
+                    return
+                self.row[k] = self._draw_building()
+        used = self.turn_fleets
+        ranked = sorted(range(len(self.order)), key=lambda j: used[j])
+        self.order = [self.order[j] for j in ranked]
+        left = [(t, b) for t, b in zip(self.fleet_track, self.fleet_batch, strict=True) if t]
+        returned = used[:]
+        self.rng.shuffle(returned)
+        batch = self.next_batch
+        self.next_batch += 1
+        self.fleet_track = [t for t, _ in left] + returned
+        self.fleet_batch = [-1 if p < SLOTS else b for p, (_, b) in enumerate(left)] + [batch] * len(returned)
+        if min(self.reserve) == 0:
+            self._finish("B")
+            return
+        limit = self.game.options["max_rounds"]
+        if limit and self.round_no >= limit:
+            self._finish("rounds")
+            return
+        self.round_no += 1
+        self._start_turn(0)
+
+    def _draw_building(self) -> int:
+        for s in range(len(self.known_top)):
+            if self.known_top[s]:
+                self.known_top[s] -= 1
+        return self.deck.pop()
+
+    def _finish(self, reason: str) -> None:
+        self.end_reason = reason
+        self.phase = OVER
+        self.seat = TERMINAL
+
+    # --- legal actions -----------------------------------------------------------------------
+
+    def _legal_ids(self) -> list[int]:
+        phase = self.phase
+        if phase == PLACE:
+            ids = self._place_ids()
+            ids.append(Ids.STOP_PLACING)
+        elif phase == FLEET:
+            track = self.fleet_track
+            return [Ids.FLEET + track[p] - 1 for p in range(SLOTS) if track[p]]
+        elif phase == TRADE:
+            ids = self._trade_ids()
+            ids.append(Ids.END_TRADE)
+        elif phase == CHOOSE:
+            ids, mandatory = self._choose_ids()
+            if not mandatory:
+                ids.append(Ids.SKIP_IIIB)
+        elif phase == COLLECT:
+            ids = self._collect_ids(self.picks)
+            ids.append(Ids.STOP_COLLECTING)
+            return ids
+        elif phase == HARBOUR:
+            ids = self._harbour_ids()
+            if self.keep_left < self._harbour_capacity():
+                return ids  # the power never interrupts one harbour choice (R41)
+        elif phase == RECRUIT:
+            ids = self._recruit_ids()
+            ids.append(Ids.NO_RECRUIT)
+        elif phase == PAY:
+            return self._pay_ids()
+        elif phase == END:
+            return [Ids.END_TURN, Ids.USE_POWER]
+        elif phase == OVER:
+            return []
+        else:
+            return self._power_target_ids()
+        if self.power_ready and self._power_usable():
+            ids.append(Ids.USE_POWER)
+        return ids
+
+    def _has(self, power: str) -> bool:
+        index = self.game.spec_of[power]
+        return bool(self.specs[self.seat] >> index & 1)
+
+    def has_power(self, seat: int, power: str) -> bool:
+        """Whether `seat` has recruited the specialist with this power."""
+        return bool(self.specs[seat] >> self.game.spec_of[power] & 1)
+
+    def coin_rate(self, seat: int) -> int:
+        """Coins per PP at the end for `seat` (R25; the Tax Collector lowers it)."""
+        if self.has_power(seat, "coin_rate"):
+            return int(self.game.parts.specialists[self.game.spec_of["coin_rate"]].params["coins_per_pp"])
+        return 5
+
+    def _spec_param(self, power: str, name: str) -> int:
+        return int(self.game.parts.specialists[self.game.spec_of[power]].params[name])
+
+    # --- phase I: fleet tile ----------------------------------------------------------------
+
+    def _take_fleet(self, number: int) -> list[Event]:
+        seat = self.seat
+        self.fleet_track[self.fleet_track.index(number)] = 0
+        self.turn_fleets.append(number)
+        self.tile = number
+        self.minus_one = self.game.power_keys[number - 1] == "build_minus_one"
+        self.power_ready = not self.minus_one  # build_minus_one is part of the Build it relaxes (R41)
+        hand = self.hand
+        base = 5 * seat
+        for c in range(5):
+            hand[c] = self.harbour[base + c]
+            self.harbour[base + c] = 0
+        got = [0] * 5
+        for c, wanted in enumerate(self.game.parts.fleet[number - 1].boats):
+            take = min(wanted, self.reserve[c])  # an exhausted colour gives nothing (R3)
+            got[c] = take
+        if self._has("bonus_boat"):
+            got[BAMBOO] += 1 if self.reserve[BAMBOO] > got[BAMBOO] else 0  # Shipwright (R46)
+        for c in range(5):
+            hand[c] += got[c]
+            self.reserve[c] -= got[c]
+        self.trades_left = self._spec_param("extra_trades", "transactions") if self._has("extra_trades") else 1
+        self.phase = TRADE
+        boats = ", ".join(f"{n} {RESOURCES[c]}" for c, n in enumerate(got) if n) or "no boats"
+        return [Event("fleet", f"{self._who()} takes fleet tile {number} ({boats})", {"seat": seat, "tile": number})]
+
+    # --- phase II: trade ---------------------------------------------------------------------
+
+    def _prices(self, colour: int) -> tuple[int, int]:
+        """Buy and sell price of a colour for the player to move; (0, 0) when it cannot be traded."""
+        parts = self.game.parts
+        if colour == GOLD:
+            if not self._has("trade_gold"):
+                return 0, 0
+            buy, sell = self._spec_param("trade_gold", "buy"), self._spec_param("trade_gold", "sell")
+        else:
+            buy, sell = parts.buy_price[colour], parts.sell_price[colour]
+        if self._has("trade_discount"):  # Haggler; modifiers add up (R45c)
+            buy = max(1, buy + self._spec_param("trade_discount", "buy_delta"))
+            sell += self._spec_param("trade_discount", "sell_delta")
+        return buy, sell
+
+    def _trade_ids(self) -> list[int]:
+        ids = []
+        coins = self.coins[self.seat]
+        for c in range(5):
+            buy, _ = self._prices(c)
+            if buy and self.reserve[c] and coins >= buy:
+                ids.append(Ids.BUY + c)
+        for c in range(5):
+            if self.hand[c] > self.bought[c] and self._prices(c)[1]:
+                ids.append(Ids.SELL + c)
+        return ids
+
+    def _trade(self, a: int) -> list[Event]:
+        seat = self.seat
+        self.trades_left -= 1
+        if a < Ids.SELL:
+            c = a - Ids.BUY
+            price = self._prices(c)[0]
+            self.coins[seat] -= price
+            self.reserve[c] -= 1
+            self.hand[c] += 1
+            self.bought[c] += 1
+            verb = "buys"
+        else:
+            c = a - Ids.SELL
+            price = self._prices(c)[1]
+            self.coins[seat] += price
+            self.reserve[c] += 1  # a sold boat returns to the reserve (R45e)
+            self.hand[c] -= 1
+            verb = "sells"
+        text = f"{self._who()} {verb} a {RESOURCES[c]} boat for {price} coins"
+        return [Event("trade", text, {"seat": seat, "resource": RESOURCES[c], "price": price})]
+
+    # --- phase IIIA: place boats ---------------------------------------------------------------
+
+    def _place_ids(self) -> list[int]:
+        if self.chain_closed:
+            return []
+        hand = self.hand
+        colours = [c for c in range(5) if hand[c]]
+        if not colours:
+            return []
+        boats = self.spot_boat
+        neighbours = self.game.parts.board.spot_neighbours
+        if self.head < 0:
+            return self._first_boat_ids(colours)
+        spots = {t for t in neighbours[self.head] if boats[t] < 0}
+        if not self.branch_used and self._has("branch_once"):  # Navigator
+            for s in self.placed:
+                spots.update(t for t in neighbours[s] if boats[t] < 0)
+        ordered = sorted(spots)
+        return [Ids.PLACE + c * N_SPOTS + s for c in colours for s in ordered]
+
+    def _first_boat_ids(self, colours: list[int]) -> list[int]:
+        """First boat: an empty entry spot, or an empty spot next to a boat of its colour (Pilot: any)."""
+        board = self.game.parts.board
+        boats = self.spot_boat
+        by_colour: list[set[int]] = [set(), set(), set(), set(), set()]
+        for s in range(N_SPOTS):
+            b = boats[s]
+            if b >= 0:
+                for t in board.spot_neighbours[s]:
+                    if boats[t] < 0:
+                        by_colour[b].add(t)
+        entries = {s for s in board.entry_spots if boats[s] < 0}
+        if self._has("free_first_boat"):  # Pilot
+            entries = entries.union(*by_colour)
+        ids = []
+        for c in colours:
+            for s in sorted(entries | by_colour[c]):
+                ids.append(Ids.PLACE + c * N_SPOTS + s)
+        return ids
+
+    def _place(self, colour: int, spot: int) -> list[Event]:
+        if self.head >= 0 and spot not in self.game.parts.board.spot_neighbours[self.head]:
+            self.branch_used = True  # only the Navigator makes such a spot legal
+        self.spot_boat[spot] = colour
+        self.hand[colour] -= 1
+        self.placed.append(spot)
+        self.head = spot
+        name = self.game.parts.board.spot_ids[spot]
+        return [
+            Event(
+                "place",
+                f"{self._who()} places a {RESOURCES[colour]} boat at {name}",
+                {"seat": self.seat, "resource": RESOURCES[colour], "spot": name},
+            )
+        ]
+
+    # --- phase IIIB: collect or build ----------------------------------------------------------
+
+    def _near_islands(self) -> set[int]:
+        spot_islands = self.game.parts.board.spot_islands
+        near: set[int] = set()
+        for s in self.placed:
+            near.update(spot_islands[s])
+        return near
+
+    def _substitutions(self) -> list[tuple[int, int]]:
+        mask = self.specs[self.seat]
+        return [sub for index, sub in self.game.subs_by_spec.items() if mask >> index & 1]
+
+    def _build_options(self) -> tuple[list[int], bool]:
+        """Legal Build ids, and whether one of them needs no power's help (R9, R46)."""
+        seat = self.seat
+        game = self.game
+        board = game.parts.board
+        tiles = [t for t in self.row if t >= 0]
+        reserved = self.reserved[seat]
+        if reserved:
+            tiles.extend(t for t in range(N_TILES) if reserved >> t & 1)
+        if self.pieces[seat] == 0:
+            tiles = [t for t in tiles if not game.parts.buildings[t].standard]  # R11
+        if not tiles:
+            return [], False
+        master = self._has("build_on_token")
+        subs = self._substitutions()
+        minus = 1 if self.minus_one else 0
+        ids: list[int] = []
+        plain = False
+        boats = self.spot_boat
+        for i in sorted(self._near_islands()):
+            if self.island_building[i] != geo.NO_BUILDING:
+                continue
+            has_token = self.island_token[i] != NO_TOKEN
+            if has_token and not master:
+                continue
+            have = [0, 0, 0, 0, 0]
+            for s in board.island_spots[i]:
+                if boats[s] >= 0:
+                    have[boats[s]] += 1
+            for t in tiles:
+                needs = game.parts.buildings[t].needs
+                short = geo.missing_boats(needs, have)
+                if short == 0 and not has_token:
+                    plain = True
+                elif short and geo.missing_boats(needs, have, subs) > minus:
+                    continue
+                ids.append(Ids.BUILD + t * N_ISLANDS + i)
+        return ids, plain
+
+    def _choose_ids(self) -> tuple[list[int], bool]:
+        tokens = self.island_token
+        collect = [Ids.COLLECT + i for i in sorted(self._near_islands()) if tokens[i] != NO_TOKEN]
+        builds, plain = self._build_options()
+        return collect + builds, bool(collect) or plain
+
+    def _collect_ids(self, picks: list[int]) -> list[int]:
+        tokens = self.island_token
+        extra = 1 if self._has("extra_collect") else 0  # Land Clearer
+        spot_islands = self.game.parts.board.spot_islands
+        ids = []
+        for i in sorted(self._near_islands()):
+            if tokens[i] != NO_TOKEN:
+                trial = [*picks, i]
+                if geo.max_matching(trial, self.placed, spot_islands) + extra >= len(trial):
+                    ids.append(Ids.COLLECT + i)
+        return ids
+
+    def _collect(self, island: int) -> list[Event]:
+        seat = self.seat
+        kind = self.island_token[island]
+        self.island_token[island] = NO_TOKEN
+        self.culture[6 * seat + kind] += 1
+        self.picks.append(island)
+        self.phase = COLLECT
+        name = self.game.parts.board.island_ids[island]
+        colour = self.game.parts.culture_colours[kind]
+        text = f"{self._who()} collects the {colour} token on {name}"
+        return [Event("collect", text, {"seat": seat, "island": name, "token": colour})]
+
+    def _build(self, tile: int, island: int) -> list[Event]:
+        seat = self.seat
+        game = self.game
+        parts = game.parts
+        board = parts.board
+        spec = parts.buildings[tile]
+        data: dict[str, Any] = {"seat": seat, "tile": spec.code, "island": board.island_ids[island]}
+        took = self.island_token[island]
+        if took != NO_TOKEN:  # Master Builder: take the token first (R46)
+            self.culture[6 * seat + took] += 1
+            self.island_token[island] = NO_TOKEN
+            data["token"] = parts.culture_colours[took]
+        have = [0, 0, 0, 0, 0]
+        for s in board.island_spots[island]:
+            if self.spot_boat[s] >= 0:
+                have[self.spot_boat[s]] += 1
+        if geo.missing_boats(spec.needs, have, self._substitutions()):
+            self.minus_one = False  # the build_minus_one power is spent on this Build (R31)
+            data["minus_one"] = True
+        if tile in self.row:
+            self.row[self.row.index(tile)] = -1  # the slot stays empty until the end of the round (R12)
+        else:
+            self.reserved[seat] &= ~(1 << tile)
+        self.built[seat] |= 1 << tile
+        self.island_tile[island] = tile
+        text = f"{self._who()} builds {spec.code} ({spec.kind}, {spec.pp} PP) on {board.island_ids[island]}"
+        if spec.standard:
+            self.island_building[island] = seat
+            self.pieces[seat] -= 1
+            pp, coins = self._standard_bonus(island)
+            self.pp_tokens[seat] += pp
+            self.coins[seat] += coins
+            data["pp_tokens"], data["coins"] = pp, coins
+            text += f": +{pp} PP tokens, +{coins} coins"
+            if self.pieces[seat] == 0:
+                self.end_a = True  # trigger A: the round is played out, then scoring (R23)
+        else:
+            self.island_building[island] = geo.TORII if spec.kind == "torii" else geo.PALACE
+        self._enter_harbour()
+        return [Event("build", text, data)]
+
+    def _standard_bonus(self, island: int) -> tuple[int, int]:
+        """PP tokens and coins for a Standard Building just built on `island` (8.3, R13-R15, R46)."""
+        borders = self.game.parts.board.island_borders
+        pp = coins = 0
+        near = geo.prestige_neighbours(self.island_building, borders, island)
+        if near:
+            pp += near
+            if self._has("prestige_neighbour_bonus"):
+                pp += self._spec_param("prestige_neighbour_bonus", "extra_pp_tokens")
+        if self.mountain[island]:
+            pp += 1
+            if self._has("mountain_bonus"):
+                pp += self._spec_param("mountain_bonus", "extra_pp_tokens")
+        group = geo.group_size(self.island_building, borders, island, self.seat)
+        if group >= 2:
+            coins += group
+            if self._has("group_bonus"):
+                coins += self._spec_param("group_bonus", "extra_coins")
+        return pp, coins
+
+    # --- phase IV: harbour -------------------------------------------------------------------
+
+    def _harbour_capacity(self) -> int:
+        return self._spec_param("harbour_capacity", "capacity") if self._has("harbour_capacity") else 1
+
+    def _enter_harbour(self) -> None:
+        self.phase = HARBOUR
+        self.keep_left = self._harbour_capacity()
+
+    def _harbour_ids(self) -> list[int]:
+        """Which colour to keep next; empty when the choice is forced (the harbour fills as far as it can)."""
+        hand = self.hand
+        colours = [c for c in range(5) if hand[c]]
+        if self.keep_left == 0 or len(colours) < 2 or sum(hand) <= self.keep_left:
+            return []
+        return [Ids.KEEP + c for c in colours]
+
+    def _keep(self, colour: int) -> list[Event]:
+        self.hand[colour] -= 1
+        self.harbour[5 * self.seat + colour] += 1
+        self.keep_left -= 1
+        return [Event("keep", f"{self._who()} keeps a {RESOURCES[colour]} boat", {"seat": self.seat})]
+
+    def _close_harbour(self) -> None:
+        """Forced part of phase IV: keep what still fits, discard the rest for good (R17)."""
+        hand = self.hand
+        base = 5 * self.seat
+        room = self.keep_left
+        for c in range(5):
+            keep = min(room, hand[c])
+            self.harbour[base + c] += keep
+            room -= keep
+            self.discarded[self.seat] += hand[c] - keep
+            hand[c] = 0
+        self.keep_left = 0
+
+    # --- phase V: recruit ----------------------------------------------------------------------
+
+    def _payments(self) -> list[int]:
+        held = self.culture[6 * self.seat : 6 * self.seat + 6]
+        ids = [Ids.PAY_SAME + k for k in range(6) if held[k] >= 2]
+        ids.extend(Ids.PAY_THREE + n for n, (a, b, c) in enumerate(KIND_TRIPLES) if held[a] and held[b] and held[c])
+        if self._has("cheap_recruit"):  # Envoy
+            ids.extend(Ids.PAY_TWO + n for n, (a, b) in enumerate(KIND_PAIRS) if held[a] and held[b])
+        return ids
+
+    def _recruit_ids(self) -> list[int]:
+        held = self.culture[6 * self.seat : 6 * self.seat + 6]
+        kinds = sum(1 for k in held if k)
+        can_pay = max(held) >= 2 or kinds >= 3 or (kinds >= 2 and self._has("cheap_recruit"))
+        if not can_pay:
+            return []
+        return sorted(Ids.RECRUIT + s for s in self.spec_track if s >= 0)
+
+    def _pay_ids(self) -> list[int]:
+        return self._payments()
+
+    def _pay(self, a: int) -> list[Event]:
+        seat = self.seat
+        base = 6 * seat
+        if a < Ids.PAY_THREE:
+            paid: tuple[int, ...] = (a - Ids.PAY_SAME,) * 2
+        elif a < Ids.PAY_TWO:
+            paid = KIND_TRIPLES[a - Ids.PAY_THREE]
+        else:
+            paid = KIND_PAIRS[a - Ids.PAY_TWO]
+        for k in paid:
+            self.culture[base + k] -= 1  # spent tokens leave the game (R18)
+        slot = self.pending
+        specialist = self.spec_track[slot]
+        coins = self.spec_coins[slot]
+        self.coins[seat] += coins
+        self.specs[seat] |= 1 << specialist
+        self.spec_track[slot] = -1
+        self.spec_coins[slot] = 0
+        self.pending = -1
+        self.phase = END
+        name = self.game.parts.specialists[specialist].name
+        return [
+            Event(
+                "recruit",
+                f"{self._who()} recruits the {name} and takes {coins} coins",
+                {"seat": seat, "specialist": name, "coins": coins},
+            )
+        ]
+
+    # --- fleet powers ----------------------------------------------------------------------------
+
+    def _power(self) -> str:
+        return self.game.power_keys[self.tile - 1]
+
+    def _power_usable(self) -> bool:
+        """Whether the fleet power has a legal target now (R41)."""
+        power = self._power()
+        if power in ("gain_coins", "gain_prestige_token"):
+            return True
+        if power == "swap_culture_tokens":
+            return sum(1 for k in self.island_token if k != NO_TOKEN) >= 2
+        if power == "preview_buildings":
+            return bool(self.deck)
+        if power == "place_sacred_ground":
+            return self.sacred_left > 0 and bool(self._empty_islands())
+        if power == "reserve_building":
+            return max(self.row) >= 0
+        if power == "move_boat":
+            return bool(self._movable_boats())
+        if power == "swap_boats":
+            return len({b for b in self.spot_boat if b >= 0}) >= 2
+        if power == "remove_boat":
+            return max(self.spot_boat) >= 0
+        return False
+
+    def _empty_islands(self) -> list[int]:
+        return [
+            i
+            for i in range(N_ISLANDS)
+            if self.island_token[i] == NO_TOKEN and self.island_building[i] == geo.NO_BUILDING
+        ]
+
+    def _movable_boats(self) -> list[int]:
+        boats = self.spot_boat
+        neighbours = self.game.parts.board.spot_neighbours
+        return [s for s in range(N_SPOTS) if boats[s] >= 0 and any(boats[t] < 0 for t in neighbours[s])]
+
+    def _use_power(self) -> list[Event]:
+        power = self._power()
+        tile = self.game.parts.fleet[self.tile - 1]
+        seat = self.seat
+        if power == "gain_coins":
+            amount = int(tile.params["amount"])
+            self.coins[seat] += amount
+            self.power_ready = False
+            return [Event("power", f"{self._who()} takes {amount} coins (fleet tile {self.tile})", {"seat": seat})]
+        if power == "gain_prestige_token":
+            amount = int(tile.params["amount"])
+            self.pp_tokens[seat] += amount
+            self.power_ready = False
+            return [Event("power", f"{self._who()} takes {amount} PP token (fleet tile {self.tile})", {"seat": seat})]
+        self.resume = self.phase
+        self.phase = {
+            "swap_culture_tokens": SWAP_TOKEN_FROM,
+            "preview_buildings": PREVIEW,
+            "place_sacred_ground": SACRED,
+            "move_boat": MOVE_FROM,
+            "reserve_building": RESERVE,
+            "swap_boats": SWAP_BOAT_FROM,
+            "remove_boat": REMOVE,
+        }[power]
+        if power == "preview_buildings":
+            look = min(int(tile.params["look"]), len(self.deck))
+            self.preview = [self.deck.pop() for _ in range(look)]
+            self.pending = look
+            self.known_top = [0] * len(self.known_top)  # the order below is about to change
+            codes = [self.game.parts.buildings[t].code for t in self.preview]
+            return [
+                Event("preview", f"{self._who()} looks at {', '.join(codes)}", {"seat": seat, "tiles": codes}, (seat,)),
+                Event(
+                    "preview",
+                    f"{self._who()} looks at the top {look} building tiles",
+                    {"seat": seat, "count": look},
+                    tuple(s for s in range(self.game.num_players) if s != seat),
+                ),
+            ]
+        return [Event("power", f"{self._who()} uses fleet tile {self.tile}: {power}", {"seat": seat, "power": power})]
+
+    def _power_target_ids(self) -> list[int]:
+        phase = self.phase
+        boats = self.spot_boat
+        if phase == SWAP_TOKEN_FROM:
+            return [Ids.SWAP_TOKEN_FROM + i for i in range(N_ISLANDS) if self.island_token[i] != NO_TOKEN]
+        if phase == SWAP_TOKEN_TO:
+            first = self.pending
+            tokens = self.island_token
+            return [Ids.SWAP_TOKEN_TO + i for i in range(N_ISLANDS) if tokens[i] != NO_TOKEN and i != first]
+        if phase == SACRED:
+            return [Ids.SACRED + i for i in self._empty_islands()]
+        if phase == MOVE_FROM:
+            return [Ids.MOVE_FROM + s for s in self._movable_boats()]
+        if phase == MOVE_TO:
+            return [Ids.MOVE_TO + t for t in self.game.parts.board.spot_neighbours[self.pending] if boats[t] < 0]
+        if phase == RESERVE:
+            return sorted(Ids.RESERVE + t for t in self.row if t >= 0)
+        if phase == SWAP_BOAT_FROM:
+            return [Ids.SWAP_BOAT_FROM + s for s in range(N_SPOTS) if boats[s] >= 0]
+        if phase == SWAP_BOAT_TO:
+            colour = boats[self.pending]
+            return [Ids.SWAP_BOAT_TO + s for s in range(N_SPOTS) if boats[s] >= 0 and boats[s] != colour]
+        if phase == REMOVE:
+            return [Ids.REMOVE + s for s in range(N_SPOTS) if boats[s] >= 0]
+        if phase == PREVIEW:
+            ids = [Ids.PREVIEW_SWAP + d * N_TILES + r for d in self.preview for r in self.row if r >= 0]
+            ids.append(Ids.PREVIEW_KEEP)
+            return ids
+        if phase == PREVIEW_ORDER:
+            return sorted(Ids.PREVIEW_RETURN + t for t in self.preview)
+        return []
+
+    def _power_target(self, a: int) -> list[Event]:
+        parts = self.game.parts
+        board = parts.board
+        seat = self.seat
+        if a < Ids.SWAP_TOKEN_TO:
+            self.pending = a - Ids.SWAP_TOKEN_FROM
+            self.phase = SWAP_TOKEN_TO
+            return []
+        if a < Ids.SACRED:
+            first, second = self.pending, a - Ids.SWAP_TOKEN_TO
+            tokens = self.island_token
+            tokens[first], tokens[second] = tokens[second], tokens[first]  # mountains stay put (R29)
+            text = f"{self._who()} swaps the tokens on {board.island_ids[first]} and {board.island_ids[second]}"
+            return self._power_done(Event("swap_tokens", text, {"seat": seat}))
+        if a < Ids.MOVE_FROM:
+            island = a - Ids.SACRED
+            self.island_building[island] = geo.SACRED_GROUND
+            self.sacred_left -= 1
+            text = f"{self._who()} puts sacred ground on {board.island_ids[island]}"
+            return self._power_done(Event("sacred_ground", text, {"seat": seat, "island": board.island_ids[island]}))
+        if a < Ids.MOVE_TO:
+            self.pending = a - Ids.MOVE_FROM
+            self.phase = MOVE_TO
+            return []
+        if a < Ids.RESERVE:
+            origin, target = self.pending, a - Ids.MOVE_TO
+            self.spot_boat[target] = self.spot_boat[origin]
+            self.spot_boat[origin] = -1
+            self._relocate(origin, target)
+            text = f"{self._who()} moves the boat on {board.spot_ids[origin]} to {board.spot_ids[target]}"
+            return self._power_done(Event("move_boat", text, {"seat": seat}))
+        if a < Ids.SWAP_BOAT_FROM:
+            tile = a - Ids.RESERVE
+            self.row[self.row.index(tile)] = -1
+            self.reserved[seat] |= 1 << tile
+            text = f"{self._who()} reserves {parts.buildings[tile].code}"
+            return self._power_done(Event("reserve", text, {"seat": seat, "tile": parts.buildings[tile].code}))
+        if a < Ids.SWAP_BOAT_TO:
+            self.pending = a - Ids.SWAP_BOAT_FROM
+            self.phase = SWAP_BOAT_TO
+            return []
+        if a < Ids.REMOVE:
+            first, second = self.pending, a - Ids.SWAP_BOAT_TO
+            boats = self.spot_boat
+            boats[first], boats[second] = boats[second], boats[first]
+            self._exchange(first, second)
+            text = f"{self._who()} swaps the boats on {board.spot_ids[first]} and {board.spot_ids[second]}"
+            return self._power_done(Event("swap_boats", text, {"seat": seat}))
+        if a < Ids.PREVIEW_SWAP:
+            spot = a - Ids.REMOVE
+            self.reserve[self.spot_boat[spot]] += 1  # a removed boat returns to the reserve (R28)
+            self.spot_boat[spot] = -1
+            if spot in self.placed:
+                self.placed.remove(spot)  # no longer placed this turn (R42)
+                if spot == self.head:
+                    self.chain_closed = True
+            text = f"{self._who()} removes the boat on {board.spot_ids[spot]}"
+            return self._power_done(Event("remove_boat", text, {"seat": seat}))
+        if a < Ids.PREVIEW_KEEP:
+            deck_tile, row_tile = divmod(a - Ids.PREVIEW_SWAP, N_TILES)
+            self.row[self.row.index(row_tile)] = deck_tile
+            self.preview[self.preview.index(deck_tile)] = row_tile
+            self.phase = PREVIEW_ORDER
+            self._auto_return()
+            swap = f"{parts.buildings[deck_tile].code} in the row instead of {parts.buildings[row_tile].code}"
+            text = f"{self._who()} puts {swap}"
+            return [Event("preview_swap", text, {"seat": seat})]
+        if a == Ids.PREVIEW_KEEP:
+            self.phase = PREVIEW_ORDER
+            self._auto_return()
+            return []
+        tile = a - Ids.PREVIEW_RETURN
+        self.preview.remove(tile)
+        self.deck.append(tile)
+        self._auto_return()
+        return []
+
+    def _auto_return(self) -> None:
+        """Put the last looked-at tile back by itself; the previewer then knows the deck's top (R43)."""
+        if len(self.preview) == 1:
+            self.deck.append(self.preview.pop())
+        if not self.preview:
+            self.known_top[self.seat] = self.pending
+            self.power_ready = False
+            self.phase = self.resume
+
+    def _power_done(self, event: Event) -> list[Event]:
+        self.power_ready = False
+        self.phase = self.resume
+        return [event]
+
+    def _relocate(self, origin: int, target: int) -> None:
+        """A moved boat keeps its identity: placed this turn stays placed this turn (R28, R42)."""
+        if origin in self.placed:
+            self.placed[self.placed.index(origin)] = target
+            if self.head == origin:
+                self.head = target
+
+    def _exchange(self, first: int, second: int) -> None:
+        placed = self.placed
+        a = placed.index(first) if first in placed else -1
+        b = placed.index(second) if second in placed else -1
+        if a >= 0:
+            placed[a] = second
+        if b >= 0:
+            placed[b] = first
+        if self.head == first:
+            self.head = second
+        elif self.head == second:
+            self.head = first
+
+    # --- results -------------------------------------------------------------------------------
+
+    def scores(self) -> list[Score]:
+        parts = self.game.parts
+        result = []
+        for seat in range(self.game.num_players):
+            specs = [s for s in parts.specialists if self.specs[seat] >> s.index & 1]
+            built = [t.pp for t in parts.buildings if self.built[seat] >> t.index & 1]
+            unused = self.discarded[seat] + sum(self.harbour[5 * seat : 5 * seat + 5])
+            result.append(
+                player_score(
+                    self.coins[seat],
+                    self.pp_tokens[seat],
+                    built,
+                    specs,
+                    sum(self.culture[6 * seat : 6 * seat + 6]),
+                    bin(self.reserved[seat]).count("1"),
+                    unused,
+                    self.final_order.index(seat),
+                )
+            )
+        return result
+
+    def winners(self) -> list[int]:
+        return best_players(self.scores())
+
+    # --- copies and views ----------------------------------------------------------------------
+
+    def clone(self) -> YamataiState:
+        twin = YamataiState.__new__(YamataiState)
+        self._copy_base_into(twin)
+        twin.rng = self.rng.clone()
+        twin.spot_boat = self.spot_boat[:]
+        twin.island_token = self.island_token[:]
+        twin.island_building = self.island_building[:]
+        twin.island_tile = self.island_tile[:]
+        twin.mountain = self.mountain
+        twin.reserve = self.reserve[:]
+        twin.sacred_left = self.sacred_left
+        twin.fleet_track = self.fleet_track[:]
+        twin.fleet_batch = self.fleet_batch[:]
+        twin.next_batch = self.next_batch
+        twin.row = self.row[:]
+        twin.deck = self.deck[:]
+        twin.known_top = self.known_top[:]
+        twin.spec_track = self.spec_track[:]
+        twin.spec_coins = self.spec_coins[:]
+        twin.spec_deck = self.spec_deck[:]
+        twin.coins = self.coins[:]
+        twin.pp_tokens = self.pp_tokens[:]
+        twin.culture = self.culture[:]
+        twin.harbour = self.harbour[:]
+        twin.discarded = self.discarded[:]
+        twin.pieces = self.pieces[:]
+        twin.built = self.built[:]
+        twin.reserved = self.reserved[:]
+        twin.specs = self.specs[:]
+        twin.round_no = self.round_no
+        twin.order = self.order[:]
+        twin.turn = self.turn
+        twin.turn_fleets = self.turn_fleets[:]
+        twin.final_order = self.final_order[:]
+        twin.end_a = self.end_a
+        twin.end_reason = self.end_reason
+        twin.phase = self.phase
+        twin.resume = self.resume
+        twin.seat = self.seat
+        twin.tile = self.tile
+        twin.power_ready = self.power_ready
+        twin.minus_one = self.minus_one
+        twin.hand = self.hand[:]
+        twin.bought = self.bought[:]
+        twin.trades_left = self.trades_left
+        twin.placed = self.placed[:]
+        twin.head = self.head
+        twin.chain_closed = self.chain_closed
+        twin.branch_used = self.branch_used
+        twin.picks = self.picks[:]
+        twin.keep_left = self.keep_left
+        twin.pending = self.pending
+        twin.preview = self.preview[:]
+        twin._legal = self._legal
+        return twin
+
+    def determinize(self, seat: int, rng: Rng) -> YamataiState:
+        """Re-draw what `seat` cannot see: deck orders, face-down fleet tiles, future shuffles."""
+        twin = self.clone()
+        twin.rng = Rng(rng.next64())
+        rng.shuffle(twin.spec_deck)
+        known = twin.known_top[seat]
+        cut = len(twin.deck) - known
+        unknown = twin.deck[:cut]
+        hidden_preview = bool(twin.preview) and twin.seat != seat
+        if hidden_preview:
+            unknown += twin.preview
+        rng.shuffle(unknown)
+        if hidden_preview:
+            size = len(twin.preview)
+            twin.preview, unknown = unknown[:size], unknown[size:]
+        twin.deck = unknown + twin.deck[cut:]
+        twin.known_top = [known if s == seat else min(k, known) for s, k in enumerate(twin.known_top)]
+        for batch in {b for p, b in enumerate(twin.fleet_batch) if p >= SLOTS and twin.fleet_track[p]}:
+            where = [p for p in range(SLOTS, len(twin.fleet_track)) if twin.fleet_batch[p] == batch]
+            tiles = [twin.fleet_track[p] for p in where]
+            rng.shuffle(tiles)
+            for p, t in zip(where, tiles, strict=True):
+                twin.fleet_track[p] = t
+        twin._legal = None
+        return twin
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from parlour.games.yamatai.view import observe
+
+        return observe(self, seat)
+
+    def render(self, seat: int | None = None) -> str:
+        from parlour.games.yamatai.render import render
+
+        return render(self, seat)
+
+    def heuristic(self, seat: int) -> float:
+        from parlour.games.yamatai.heuristic import evaluate
+
+        return evaluate(self, seat)
+
+    def _who(self) -> str:
+        return f"seat {self.seat} ({self.game.colours[self.seat]})"
