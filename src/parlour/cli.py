@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
+from parlour.agents import split_specs
 from parlour.engine.errors import ParlourError, RecordError
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class, game_classes
@@ -79,7 +80,7 @@ def play(
 
     try:
         loaded = load_with_options(game, ctx.args, option, players)
-        seat_list = seats.split(",") if seats else ["human"] + ["random"] * (loaded.num_players - 1)
+        seat_list = split_specs(seats) if seats else ["human"] + ["random"] * (loaded.num_players - 1)
         table = seat_table(loaded, seat_list, random.SystemRandom().randrange(2**31) if seed is None else seed)
     except ParlourError as error:
         raise fail(str(error)) from None

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from parlour.agents import Agent, make_agent
+from parlour.agents import Agent, hint, make_agent
 from parlour.engine.actions import Action, Event
 from parlour.engine.errors import IllegalAction, InvalidOption, ParlourError
 from parlour.engine.game import Game, State
@@ -20,8 +20,10 @@ from parlour.engine.records import save
 HUMAN = "human"
 HELP = (
     "Type a move's number or its label. Other commands: moves (list them again), board (show the board),\n"
-    "save FILE (save the record so far), help, quit."
+    "hint (what the strongest bot would play), save FILE (save the record so far), help, quit."
 )
+HINT_SECONDS = 1.0
+"""How long `hint` lets the search think."""
 
 
 @dataclass
@@ -173,6 +175,8 @@ class TerminalSession:
             self.say(format_moves(state.legal_actions()))
         elif word == "board":
             self.say(state.render(state.current_player()))
+        elif word == "hint":
+            self.say(hint(state, seconds=HINT_SECONDS)[1])
         elif word == "save" and rest.strip():
             try:
                 path = save(state, rest.strip())

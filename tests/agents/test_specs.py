@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parlour.agents import AgentSpecError, agent_kinds, make_agent, parse_spec
+from parlour.agents import AgentSpecError, agent_kinds, make_agent, parse_spec, split_specs
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MctsAgent
 
@@ -72,3 +72,19 @@ def test_parse_spec_splits_kind_and_parameters() -> None:
 def test_bad_specs_are_named(spec: str, message: str) -> None:
     with pytest.raises(AgentSpecError, match=message):
         make_agent(spec)
+
+
+@pytest.mark.parametrize(
+    ("text", "specs"),
+    [
+        ("random,greedy", ["random", "greedy"]),
+        ("mcts:iterations=500,c=0.7,random", ["mcts:iterations=500,c=0.7", "random"]),
+        (
+            "human, mcts:seconds=1,rollout=random, greedy:samples=2",
+            ["human", "mcts:seconds=1,rollout=random", "greedy:samples=2"],
+        ),
+        ("mcts,c=1", ["mcts", "c=1"]),
+    ],
+)
+def test_seat_lists_keep_each_specs_parameters(text: str, specs: list[str]) -> None:
+    assert split_specs(text) == specs

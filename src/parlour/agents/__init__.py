@@ -5,7 +5,25 @@ strings work in `parlour play --seats`, `parlour simulate --agents` and the serv
 person what the strongest bot would play.
 """
 
-from parlour.agents.base import Agent, AgentSpecError, agent_kinds, make_agent, parse_spec, register_agent
+from parlour.agents.base import (
+    Agent,
+    AgentSpecError,
+    agent_kinds,
+    make_agent,
+    parse_spec,
+    register_agent,
+    split_specs,
+)
 from parlour.agents.hint import explain, hint
 
-__all__ = ["Agent", "AgentSpecError", "agent_kinds", "explain", "hint", "make_agent", "parse_spec", "register_agent"]
+__all__ = [
+    "Agent",
+    "AgentSpecError",
+    "agent_kinds",
+    "explain",
+    "hint",
+    "make_agent",
+    "parse_spec",
+    "register_agent",
+    "split_specs",
+]

@@ -57,6 +57,21 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return kind.strip().lower(), params
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of specs, one per seat, keeping each spec's own parameters.
+
+    `"mcts:iterations=500,c=0.7,random"` -> `["mcts:iterations=500,c=0.7", "random"]`: a part that
+    is `key=value` without a kind continues the spec before it.
+    """
+    specs: list[str] = []
+    for part in text.split(","):
+        if specs and "=" in part and ":" not in part and ":" in specs[-1]:
+            specs[-1] += "," + part.strip()
+        else:
+            specs.append(part.strip())
+    return specs
+
+
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """The agent a spec string names, seeded. Raises AgentSpecError naming what is wrong."""
     _load_builtin_kinds()

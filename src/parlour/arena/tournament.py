@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.agents import make_agent
+from parlour.agents import make_agent, split_specs
 from parlour.engine.errors import InvalidOption, ParlourError
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class, game_classes, load_game, register
@@ -135,7 +135,7 @@ def plan(
     The game must exist and accept the options, there must be one agent per seat, and every
     agent spec must name an agent with valid parameters.
     """
-    specs = [spec.strip() for spec in agents.split(",")] if isinstance(agents, str) else [s.strip() for s in agents]
+    specs = split_specs(agents) if isinstance(agents, str) else [s.strip() for s in agents]
     if not specs or any(not spec for spec in specs):
         raise ArenaError(f"--agents needs a comma-separated list of agents, one per seat, got {','.join(specs)!r}")
     if games < 1:

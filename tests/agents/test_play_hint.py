@@ -1,0 +1,35 @@
+"""`hint` in the terminal play loop, and seat lists whose bots carry parameters."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+import parlour
+from parlour.cli import app
+from parlour.play import TerminalSession, seat_table
+
+
+def test_typing_hint_shows_the_bots_move_and_changes_nothing() -> None:
+    said: list[str] = []
+    entries = iter(["hint", "take 3"])
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(entries)
+        except StopIteration:
+            raise EOFError from None
+
+    table = seat_table(parlour.load_game("nim", stones=7), ["human", "random"], seed=3)
+    TerminalSession(table, ask=ask, say=said.append).run()
+    hints = [line for line in said if line.startswith("Hint:")]
+    assert len(hints) == 1 and hints[0].startswith("Hint: take 3")
+    # The hint did not play for the person: their own "take 3" was the first move of the game.
+    assert table.state.history[0] == 2
+
+
+def test_play_accepts_bots_with_parameters_in_the_seat_list() -> None:
+    result = CliRunner().invoke(
+        app, ["play", "nim", "--stones", "6", "--seats", "mcts:iterations=50,c=0.5,greedy:samples=1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "seat 0 (mcts:iterations=50,c=0.5): take 2" in result.output
