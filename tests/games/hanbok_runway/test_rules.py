@@ -8,7 +8,7 @@ import pytest
 
 from parlour.engine import IllegalAction, Rng
 from parlour.games.hanbok_runway.components import SYMBOLS
-from parlour.games.hanbok_runway.rules import DISCARD, DRAW, INITIAL_DRAW, OVAL_CHOICE, OVER, SETS
+from parlour.games.hanbok_runway.rules import DISCARD, DRAW, INITIAL_DRAW, OVAL_CHOICE, OVER, SETS, HanbokRunwayState
 from tests.games.hanbok_runway.positions import (
     COLOURS,
     COMPONENTS,
@@ -207,7 +207,7 @@ def test_rulebook_earned_face_up_token_stays_face_up() -> None:
 
 def test_rulebook_own_tokens_can_be_checked_at_any_time() -> None:
     state = turn_position()
-    t = place_set(state, 1, "bell", "pink", -3)
+    place_set(state, 1, "bell", "pink", -3)
     assert state.view(1)["players"][1]["sets"][0]["token"]["value"] == -3
     assert "(-3)" in state.render(1) and "(-3)" not in state.render(0)
 
@@ -438,7 +438,7 @@ def test_R20_discards_of_one_pass_are_one_batch() -> None:
 # --- end of the game (R16, R17) ----------------------------------------------------------------
 
 
-def _two_colours_almost_empty(state_seat: int, start: int) -> object:
+def _two_colours_almost_empty(state_seat: int, start: int) -> HanbokRunwayState:
     state = turn_position(start=start, seat=state_seat)
     empty_queue(state, "green", seat=1 - state_seat)
     c = colour("red")
@@ -519,12 +519,12 @@ def test_R17_cap_zero_is_off() -> None:
 # --- scoring (section 8, R18, R19, the rulebook's example) ------------------------------------
 
 
-def _finish(state: object) -> None:
+def _finish(state: HanbokRunwayState) -> None:
     """Let seat 1 (second player) end a triggered game with a pass."""
-    state.phase, state.active, state.triggered = SETS, 1, True  # type: ignore[attr-defined]
-    state._legal = None  # type: ignore[attr-defined]
-    state.apply("pass")  # type: ignore[attr-defined]
-    assert state.is_terminal()  # type: ignore[attr-defined]
+    state.phase, state.active, state.triggered = SETS, 1, True
+    state._legal = None
+    state.apply("pass")
+    assert state.is_terminal()
 
 
 def test_R18_needs_strictly_more_and_at_least_one() -> None:
