@@ -30,8 +30,8 @@ class Settings:
     # Biggest websocket text message the server reads; larger ones get an error and are dropped.
     max_message_bytes: int = 4096
     # Token bucket per websocket connection: `rate` messages a second on average, bursts of `burst`.
-    rate: float = 20.0
-    burst: int = 40
+    rate: float = 50.0
+    burst: int = 100
     # Pause before each bot move so that people can follow the game; 0 for tests and benchmarks.
     bot_delay: float = 0.0
     # Bot moves computed at the same time, each in a worker thread, so the event loop stays free.
