@@ -44,9 +44,16 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, in place."""
+        # `next64` written out in the loop: search shuffles whole decks on every determinization,
+        # and the method calls cost more than the arithmetic. Same sequence as calling next64().
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.next64() % (i + 1)
+            state = z = (state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def spawn(self) -> Rng:
         """An independent generator derived from this one's next output."""
