@@ -57,3 +57,26 @@ def _count(features: dict[str, float], name: str, amount: float = 1.0) -> None:
 
 def _param(params: Sequence[tuple[str, Any]], name: str) -> Any:
     return next((value for key, value in params if key == name), None)
+
+
+@register_extractor("hatflings", "Special halflings: which ones go with winning?")
+def hatflings_specials(state: State, actors: Sequence[int]) -> Features:
+    """Which of the six special halflings each captain brought in, and whether greedy came by pushing.
+
+    A special enters either by an ordinary placement ("place firebug at c1") or, for greedy, by
+    its push from an edge square ("greedy push at a3 east").
+    """
+    features: Features = [{"specials brought in": 0.0} for _ in range(state.game.num_players)]
+    actions = state.game.actions
+    for seat, action_id in zip(actors, state.history, strict=True):
+        action = actions[action_id]
+        if action.kind == "place":
+            halfling = _param(action.params, "halfling")
+            if halfling and halfling != "normal":
+                _count(features[seat], f"special: {halfling}")
+                _count(features[seat], "specials brought in")
+        elif action.kind == "greedy":
+            _count(features[seat], "special: greedy")
+            _count(features[seat], "special: greedy by its push")
+            _count(features[seat], "specials brought in")
+    return features

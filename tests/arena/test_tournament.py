@@ -1,0 +1,63 @@
+"""Planning a tournament: seats, seeds, and everything refused before a game is played."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from parlour.arena.tournament import ArenaError, agent_names, derive_seed, parse_options, plan
+
+
+def test_every_agent_plays_every_seat_equally() -> None:
+    tournament = plan("nim", "random,greedy", 10)
+    seats = Counter((agent, seat) for index in range(10) for seat, agent in enumerate(tournament.seating(index)))
+    assert seats == {(0, 0): 5, (0, 1): 5, (1, 0): 5, (1, 1): 5}
+
+
+def test_game_seeds_depend_only_on_the_tournament_seed_and_the_index() -> None:
+    short, long = plan("nim", "random,random", 5, seed=9), plan("nim", "random,random", 500, seed=9)
+    assert [short.game_seed(i) for i in range(5)] == [long.game_seed(i) for i in range(5)]
+    assert len({long.game_seed(i) for i in range(500)}) == 500
+    assert plan("nim", "random,random", 5, seed=10).game_seed(0) != short.game_seed(0)
+    assert short.agent_seed(0, 0) != short.agent_seed(0, 1) != short.game_seed(0)
+    assert all(0 <= derive_seed(9, i) < 2**53 for i in range(100))
+
+
+def test_repeated_agents_get_numbered_names() -> None:
+    assert agent_names(["random", "greedy", "random"]) == ["random #1", "greedy", "random #2"]
+    assert plan("nim", ["mcts:iterations=50", "random"], 2).names == ["mcts:iterations=50", "random"]
+
+
+def test_plan_fills_in_the_game_options() -> None:
+    tournament = plan("nim", "random,random", 3, options={"stones": "12"})
+    assert tournament.options == {"players": 2, "stones": 12}
+    assert parse_options(["stones=12", "a=1,b=2"]) == {"stones": "12", "a": "1", "b": "2"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"game": "chess"}, "no game called 'chess'"),
+        ({"agents": "random,wizard"}, "no agent called 'wizard'"),
+        ({"agents": "random,mcts:depth=3"}, "mcts has no parameter 'depth'"),
+        ({"agents": "random"}, "nim is played by 2 players, but --agents gives 1"),
+        ({"agents": "random,random,random"}, "gives 3"),
+        ({"agents": "random,"}, "one per seat"),
+        ({"players": 3}, "3 players need 3 agents"),
+        ({"games": 0}, "--games must be at least 1"),
+        ({"seed": -1}, "--seed must be zero or more"),
+        ({"options": {"stones": "many"}}, "nim option stones takes int"),
+        ({"options": {"colour": "red"}}, "nim has no option 'colour'"),
+        ({"options": {"players": "2"}}, "--players"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_message(kwargs: dict, message: str) -> None:
+    arguments = {"game": "nim", "agents": "random,random", "games": 4, **kwargs}
+    with pytest.raises(ArenaError, match=message.replace("[", r"\[")):
+        plan(**arguments)
+
+
+def test_bad_option_words_are_refused() -> None:
+    with pytest.raises(ArenaError, match="not name=value"):
+        parse_options(["stones"])
