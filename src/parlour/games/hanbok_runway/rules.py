@@ -73,6 +73,8 @@ class HanbokRunway(Game):
         self.kind_colours = [[(kind, colour) for colour in pair] for kind, pair in enumerate(comps.fabric_kinds)]
         flat = [pair for options in self.kind_colours for pair in options]
         self.kind_colour_index = {pair: index for index, pair in enumerate(flat)}
+        # per fabric kind: (index among the symbol's set actions, colour) of each colour it offers
+        self.kind_offers = [[(self.kind_colour_index[pair], pair[1]) for pair in row] for row in self.kind_colours]
         self.set_base = len(labels)
         for symbol, symbol_name in enumerate(SYMBOLS):
             for kind, colour in flat:
@@ -110,7 +112,17 @@ class HanbokRunway(Game):
             label = comps.kind_label(kind)
             labels.append((f"discard {label}", "discard", (("fabric", label),), (DISCARD_FABRIC, kind, 0, 0)))
         self.effects = [effect for _, _, _, effect in labels]
-        return [Action(i, label, kind, params) for i, (label, kind, params, _) in enumerate(labels)]
+        actions = [Action(i, label, kind, params) for i, (label, kind, params, _) in enumerate(labels)]
+        # ready-made legal lists and rows for the hot paths of legal_actions
+        self.draw_menus = {
+            total: [actions[self.draw_ids[s][total - s]] for s in range(total, -1, -1)] for total in range(biggest + 1)
+        }
+        width = self.pairs_per_symbol
+        self.set_actions = [
+            actions[self.set_base + symbol * width : self.set_base + (symbol + 1) * width]
+            for symbol in range(len(SYMBOLS))
+        ]
+        return actions
 
     def new_state(self, seed: int = 0) -> HanbokRunwayState:
         return HanbokRunwayState.setup(self, seed)
@@ -219,20 +231,22 @@ class HanbokRunwayState(State):
         """The legal actions, computed once per position (callers must not change the list)."""
         legal = self._legal
         if legal is None:
-            actions = self.game.actions
-            legal = self._legal = [actions[i] for i in self._legal_ids()]
+            legal = self._legal = self._legal_now()
         return legal
 
     def apply(self, action: Action | int | str) -> list[Event]:
         if self.phase == OVER:
             return super().apply(action)  # the base refuses it with its own words
-        action = self.game.action(action)  # the game's own prebuilt object, whatever names it
-        # the base class's check, without a Python-level __eq__ call per legal action
+        if type(action) is not Action:
+            action = self.game.action(action)
+        # the base class's check, comparing ids rather than calling Action.__eq__ per legal action
+        wanted = action.id
         for candidate in self.legal_actions():
-            if candidate is action:
+            if candidate.id == wanted:
+                action = candidate  # the game's own prebuilt object
                 break
         else:
-            raise IllegalAction(self.why_illegal(action))
+            raise IllegalAction(self.why_illegal(self.game.action(action)))
         events = self._apply(action)
         self.history.append(action.id)
         return events
@@ -268,26 +282,30 @@ class HanbokRunwayState(State):
         fabrics = len(self.fabric_deck) + sum(self.fabric_discard)
         return min(wanted, styles + fabrics), styles, fabrics
 
-    def _legal_ids(self) -> list[int]:
+    def _legal_now(self) -> list[Action]:
         phase = self.phase
         game = self.game
         if phase == SETS:
-            ids = self._set_ids() if self._may_make_set() else []
-            ids.append(game.pass_id)
-            return ids
+            legal = self._set_actions() if self._may_make_set() else []
+            legal.append(game.actions[game.pass_id])
+            return legal
+        actions = game.actions
         if phase <= DRAW:
             total, styles, fabrics = self._draw_target()
+            if styles >= total and fabrics >= total:
+                return game.draw_menus[total]  # the usual case, shared (never changed in place)
             row = game.draw_ids
-            return [row[s][total - s] for s in range(min(styles, total), max(0, total - fabrics) - 1, -1)]
+            return [actions[row[s][total - s]] for s in range(min(styles, total), max(0, total - fabrics) - 1, -1)]
         if phase == OVAL_CHOICE:
-            return [game.peek_base + t for t in self._peekable()] + [game.flip_base + t for t in self._flippable()]
+            return [actions[game.peek_base + t] for t in self._peekable()] + [
+                actions[game.flip_base + t] for t in self._flippable()
+            ]
         if phase == DISCARD:
             seat = self.active
             base = game.discard_style_base
-            ids = [base + s for s, n in enumerate(self.tableau_style[seat]) if n]
+            legal = [actions[base + s] for s, n in enumerate(self.tableau_style[seat]) if n]
             base = game.discard_fabric_base
-            ids += [base + k for k, n in enumerate(self.tableau_fabric[seat]) if n]
-            return ids
+            return legal + [actions[base + k] for k, n in enumerate(self.tableau_fabric[seat]) if n]
         return []
 
     def _may_make_set(self) -> bool:
@@ -297,27 +315,23 @@ class HanbokRunwayState(State):
             and len(self.set_tokens[self.active]) < comps.max_sets_per_player
         )
 
-    def _set_ids(self) -> list[int]:
+    def _set_actions(self) -> list[Action]:
         game = self.game
         per_colour = game.components.tokens_per_colour
         taken = self.taken
-        index = game.kind_colour_index
+        offers = game.kind_offers
         offered = [
-            index[pair]
+            pair
             for kind, n in enumerate(self.tableau_fabric[self.active])
             if n
-            for pair in game.kind_colours[kind]
-            if taken[pair[1]] < per_colour
+            for pair, colour in offers[kind]
+            if taken[colour] < per_colour
         ]
         if not offered:
             return []
-        width = game.pairs_per_symbol
-        base = game.set_base
+        by_symbol = game.set_actions
         return [
-            base + symbol * width + pair
-            for symbol, n in enumerate(self.tableau_style[self.active])
-            if n
-            for pair in offered
+            by_symbol[symbol][pair] for symbol, n in enumerate(self.tableau_style[self.active]) if n for pair in offered
         ]
 
     def _peekable(self) -> list[int]:
