@@ -116,6 +116,10 @@ class Yamatai(Game):
             if s.power == "substitute_colour"
         }
         self.spec_of = {s.power: s.index for s in self.parts.specialists if s.power != "substitute_colour"}
+        self.spec_bit = {power: 1 << index for power, index in self.spec_of.items()}
+        self.tile_needs = tuple(t.needs for t in self.parts.buildings)
+        self.tile_total = tuple(sum(t.needs) for t in self.parts.buildings)
+        self.price_cache: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         # States pickle their game; rebuilding it from its options keeps that small.
@@ -175,6 +179,7 @@ class YamataiState(State):
         "minus_one",
         "hand",
         "bought",
+        "price_table",
         "trades_left",
         "placed",
         "head",
@@ -228,6 +233,7 @@ class YamataiState(State):
     minus_one: bool
     hand: list[int]
     bought: list[int]
+    price_table: tuple[tuple[int, ...], tuple[int, ...]]
     trades_left: int
     placed: list[int]
     head: int
@@ -290,6 +296,7 @@ class YamataiState(State):
         state.end_a = False
         state.end_reason = ""
         state._start_turn(0)
+        state._advance()
         return state
 
     # --- protocol ----------------------------------------------------------------------------
@@ -303,7 +310,8 @@ class YamataiState(State):
     def legal_actions(self) -> list[Action]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = [self.game.actions[i] for i in self._legal_ids()]
+            actions = self.game.actions
+            legal = self._legal = [actions[i] for i in self._decision() or ()]
         return legal
 
     def _apply(self, action: Action) -> list[Event]:
@@ -364,6 +372,7 @@ class YamataiState(State):
         self.minus_one = False
         self.hand = [0] * 5
         self.bought = [0] * 5
+        self.price_table = ((0,) * 5, (0,) * 5)
         self.trades_left = 0
         self.placed = []
         self.head = -1
@@ -378,41 +387,27 @@ class YamataiState(State):
         self._legal = None
 
     def _advance(self) -> None:
-        """Leave every phase that offers its player no choice of its own (R36), resolving it."""
+        """Resolve every phase that offers its player no choice of its own (R36) up to the next decision."""
         while True:
+            ids = self._decision()
+            if ids is not None:
+                actions = self.game.actions
+                self._legal = [actions[i] for i in ids]
+                return
             phase = self.phase
             if phase == TRADE:
-                if self.trades_left > 0 and self._trade_ids():
-                    return
                 self.phase = PLACE
             elif phase == PLACE:
-                if not self.chain_closed and self._place_ids():
-                    return
                 self.phase = CHOOSE
-            elif phase == CHOOSE:
-                if self._choose_ids()[0]:
-                    return
-                self._enter_harbour()
-            elif phase == COLLECT:
-                if self._collect_ids(self.picks):
-                    return
+            elif phase in (CHOOSE, COLLECT):
                 self._enter_harbour()
             elif phase == HARBOUR:
-                if self._harbour_ids():
-                    return
                 self._close_harbour()
                 self.phase = RECRUIT
             elif phase == RECRUIT:
-                if self._recruit_ids():
-                    return
                 self.phase = END
-            elif phase == END:
-                if self.power_ready and self._power_usable():
-                    return
-                self._end_turn()
-                return
             else:
-                return
+                self._end_turn()
 
     def _end_turn(self) -> None:
         if self.turn + 1 < len(self.order):
@@ -475,36 +470,49 @@ class YamataiState(State):
 
     # --- legal actions -----------------------------------------------------------------------
 
-    def _legal_ids(self) -> list[int]:
+    def _decision(self) -> list[int] | None:
+        """The legal action ids when the current phase is a decision point, else None."""
         phase = self.phase
         if phase == PLACE:
             ids = self._place_ids()
+            if not ids:
+                return None
             ids.append(Ids.STOP_PLACING)
         elif phase == FLEET:
             track = self.fleet_track
             return [Ids.FLEET + track[p] - 1 for p in range(SLOTS) if track[p]]
         elif phase == TRADE:
-            ids = self._trade_ids()
+            ids = self._trade_ids() if self.trades_left > 0 else []
+            if not ids:
+                return None
             ids.append(Ids.END_TRADE)
         elif phase == CHOOSE:
             ids, mandatory = self._choose_ids()
+            if not ids:
+                return None
             if not mandatory:
                 ids.append(Ids.SKIP_IIIB)
         elif phase == COLLECT:
             ids = self._collect_ids(self.picks)
+            if not ids:
+                return None
             ids.append(Ids.STOP_COLLECTING)
             return ids
         elif phase == HARBOUR:
             ids = self._harbour_ids()
+            if not ids:
+                return None
             if self.keep_left < self._harbour_capacity():
                 return ids  # the power never interrupts one harbour choice (R41)
         elif phase == RECRUIT:
             ids = self._recruit_ids()
+            if not ids:
+                return None
             ids.append(Ids.NO_RECRUIT)
         elif phase == PAY:
-            return self._pay_ids()
+            return self._payments()
         elif phase == END:
-            return [Ids.END_TURN, Ids.USE_POWER]
+            return [Ids.END_TURN, Ids.USE_POWER] if self.power_ready and self._power_usable() else None
         elif phase == OVER:
             return []
         else:
@@ -514,8 +522,7 @@ class YamataiState(State):
         return ids
 
     def _has(self, power: str) -> bool:
-        index = self.game.spec_of[power]
-        return bool(self.specs[self.seat] >> index & 1)
+        return self.specs[self.seat] & self.game.spec_bit[power] != 0
 
     def has_power(self, seat: int, power: str) -> bool:
         """Whether `seat` has recruited the specialist with this power."""
@@ -554,6 +561,12 @@ class YamataiState(State):
             hand[c] += got[c]
             self.reserve[c] -= got[c]
         self.trades_left = self._spec_param("extra_trades", "transactions") if self._has("extra_trades") else 1
+        mask = self.specs[seat]
+        table = self.game.price_cache.get(mask)
+        if table is None:  # prices depend only on the specialists held
+            prices = [self._prices(c) for c in range(5)]
+            table = self.game.price_cache[mask] = (tuple(p[0] for p in prices), tuple(p[1] for p in prices))
+        self.price_table = table
         self.phase = TRADE
         boats = ", ".join(f"{n} {RESOURCES[c]}" for c, n in enumerate(got) if n) or "no boats"
         return [Event("fleet", f"{self._who()} takes fleet tile {number} ({boats})", {"seat": seat, "tile": number})]
@@ -575,15 +588,11 @@ class YamataiState(State):
         return buy, sell
 
     def _trade_ids(self) -> list[int]:
-        ids = []
         coins = self.coins[self.seat]
-        for c in range(5):
-            buy, _ = self._prices(c)
-            if buy and self.reserve[c] and coins >= buy:
-                ids.append(Ids.BUY + c)
-        for c in range(5):
-            if self.hand[c] > self.bought[c] and self._prices(c)[1]:
-                ids.append(Ids.SELL + c)
+        buy, sell = self.price_table
+        reserve, hand, bought = self.reserve, self.hand, self.bought
+        ids = [Ids.BUY + c for c in range(5) if buy[c] and reserve[c] and coins >= buy[c]]
+        ids.extend(Ids.SELL + c for c in range(5) if sell[c] and hand[c] > bought[c])
         return ids
 
     def _trade(self, a: int) -> list[Event]:
@@ -591,7 +600,7 @@ class YamataiState(State):
         self.trades_left -= 1
         if a < Ids.SELL:
             c = a - Ids.BUY
-            price = self._prices(c)[0]
+            price = self.price_table[0][c]
             self.coins[seat] -= price
             self.reserve[c] -= 1
             self.hand[c] += 1
@@ -599,7 +608,7 @@ class YamataiState(State):
             verb = "buys"
         else:
             c = a - Ids.SELL
-            price = self._prices(c)[1]
+            price = self.price_table[1][c]
             self.coins[seat] += price
             self.reserve[c] += 1  # a sold boat returns to the reserve (R45e)
             self.hand[c] -= 1
@@ -631,20 +640,19 @@ class YamataiState(State):
         """First boat: an empty entry spot, or an empty spot next to a boat of its colour (Pilot: any)."""
         board = self.game.parts.board
         boats = self.spot_boat
-        by_colour: list[set[int]] = [set(), set(), set(), set(), set()]
-        for s in range(N_SPOTS):
-            b = boats[s]
+        neighbours = board.spot_neighbours
+        by_colour: list[list[int]] = [[], [], [], [], []]
+        for s, b in enumerate(boats):
             if b >= 0:
-                for t in board.spot_neighbours[s]:
-                    if boats[t] < 0:
-                        by_colour[b].add(t)
-        entries = {s for s in board.entry_spots if boats[s] < 0}
+                by_colour[b].extend(neighbours[s])
+        entries = [s for s in board.entry_spots if boats[s] < 0]
         if self._has("free_first_boat"):  # Pilot
-            entries = entries.union(*by_colour)
-        ids = []
+            for near in by_colour:
+                entries.extend(near)
+        ids: list[int] = []
         for c in colours:
-            for s in sorted(entries | by_colour[c]):
-                ids.append(Ids.PLACE + c * N_SPOTS + s)
+            base = Ids.PLACE + c * N_SPOTS
+            ids.extend(base + s for s in sorted({t for t in by_colour[c] if boats[t] < 0}.union(entries)))
         return ids
 
     def _place(self, colour: int, spot: int) -> list[Event]:
@@ -695,6 +703,7 @@ class YamataiState(State):
         ids: list[int] = []
         plain = False
         boats = self.spot_boat
+        totals, needs_of = game.tile_total, game.tile_needs
         for i in sorted(self._near_islands()):
             if self.island_building[i] != geo.NO_BUILDING:
                 continue
@@ -702,15 +711,22 @@ class YamataiState(State):
             if has_token and not master:
                 continue
             have = [0, 0, 0, 0, 0]
+            around = 0
             for s in board.island_spots[i]:
                 if boats[s] >= 0:
                     have[boats[s]] += 1
+                    around += 1
             for t in tiles:
-                needs = game.parts.buildings[t].needs
-                short = geo.missing_boats(needs, have)
-                if short == 0 and not has_token:
-                    plain = True
-                elif short and geo.missing_boats(needs, have, subs) > minus:
+                if totals[t] > around + minus:
+                    continue  # too few boats around, whatever the relaxations
+                needs = needs_of[t]
+                short = 0
+                for c in range(5):
+                    if needs[c] > have[c]:
+                        short += needs[c] - have[c]
+                if short == 0:
+                    plain = plain or not has_token
+                elif short > minus + len(subs) or geo.missing_boats(needs, have, subs) > minus:
                     continue
                 ids.append(Ids.BUILD + t * N_ISLANDS + i)
         return ids, plain
@@ -859,9 +875,6 @@ class YamataiState(State):
         if not can_pay:
             return []
         return sorted(Ids.RECRUIT + s for s in self.spec_track if s >= 0)
-
-    def _pay_ids(self) -> list[int]:
-        return self._payments()
 
     def _pay(self, a: int) -> list[Event]:
         seat = self.seat
@@ -1086,11 +1099,13 @@ class YamataiState(State):
             self.deck.append(self.preview.pop())
         if not self.preview:
             self.known_top[self.seat] = self.pending
+            self.pending = -1
             self.power_ready = False
             self.phase = self.resume
 
     def _power_done(self, event: Event) -> list[Event]:
         self.power_ready = False
+        self.pending = -1
         self.phase = self.resume
         return [event]
 
@@ -1132,7 +1147,7 @@ class YamataiState(State):
                     sum(self.culture[6 * seat : 6 * seat + 6]),
                     bin(self.reserved[seat]).count("1"),
                     unused,
-                    self.final_order.index(seat),
+                    (self.final_order if self.phase == OVER else self.order).index(seat),
                 )
             )
         return result
@@ -1186,6 +1201,7 @@ class YamataiState(State):
         twin.minus_one = self.minus_one
         twin.hand = self.hand[:]
         twin.bought = self.bought[:]
+        twin.price_table = self.price_table
         twin.trades_left = self.trades_left
         twin.placed = self.placed[:]
         twin.head = self.head
@@ -1215,7 +1231,7 @@ class YamataiState(State):
             twin.preview, unknown = unknown[:size], unknown[size:]
         twin.deck = unknown + twin.deck[cut:]
         twin.known_top = [known if s == seat else min(k, known) for s, k in enumerate(twin.known_top)]
-        for batch in {b for p, b in enumerate(twin.fleet_batch) if p >= SLOTS and twin.fleet_track[p]}:
+        for batch in sorted({b for p, b in enumerate(twin.fleet_batch) if p >= SLOTS and twin.fleet_track[p]}):
             where = [p for p in range(SLOTS, len(twin.fleet_track)) if twin.fleet_batch[p] == batch]
             tiles = [twin.fleet_track[p] for p in where]
             rng.shuffle(tiles)
