@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 import parlour
 from parlour.agents import agent_kinds
 from parlour.engine.registry import game_classes
+from parlour.server.client_api import router as client_router
 from parlour.server.errors import ServerError
 from parlour.server.hub import Hub
 from parlour.server.logs import log
@@ -238,6 +239,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not table.state.is_terminal():
             raise ServerError("not_finished", "the record is published when the game is over", 409)
         return full_record(table.state)
+
+    app.include_router(client_router)
 
     @app.get("/invite/{table_id}", tags=["lobby"], response_class=RedirectResponse, status_code=307)
     async def invite_link(request: Request, table_id: str) -> RedirectResponse:

@@ -1,0 +1,148 @@
+"""What the browser client asks beyond the lobby and live play: rules, component data, hints, the
+game log and the replay of a finished game.
+
+Everything here is read-only. The log and the replay are rebuilt by replaying the table's record
+through the engine, and only events the asking seat may see (`Event.visible_to`) are returned; the
+replay's positions are spectator views, and only of finished games, where nothing is hidden any more.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio.to_thread
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import PlainTextResponse
+
+from parlour.engine.data import read_csv, read_toml
+from parlour.engine.errors import DataError, InvalidOption
+from parlour.engine.game import State
+from parlour.engine.records import replay
+from parlour.engine.registry import game_class
+from parlour.server.errors import ServerError
+from parlour.server.hub import Hub
+from parlour.server.table import LiveTable
+
+RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
+HINT_ITERATIONS = 300
+DATA_SUFFIXES = (".csv", ".toml")
+
+router = APIRouter()
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _game_name(game: str) -> str:
+    try:
+        return game_class(game).name
+    except InvalidOption as error:
+        raise ServerError("unknown_game", str(error), 404) from None
+
+
+def _seat_of(table: LiveTable, authorization: str | None) -> int | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    holder = table.seat_with_token(token.strip()) if scheme.lower() == "bearer" else None
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    return holder.index
+
+
+def _start_of(table: LiveTable) -> State:
+    record = table.state.record()
+    return replay({**record, "actions": []})
+
+
+@router.get("/api/games/{game}/rules", tags=["client"], response_class=PlainTextResponse)
+async def rules(game: str) -> PlainTextResponse:
+    """The game's rules in parlour's own words (Markdown), as `parlour rules GAME` shows them."""
+    name = _game_name(game)
+    path = RULES_DIR / f"{name}.md"
+    if not path.is_file():
+        raise ServerError("no_rules", f"the rules of {name} are not installed", 404)
+    return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
+
+
+@router.get("/api/games/{game}/data/{filename}", tags=["client"])
+async def component_data(game: str, filename: str) -> Any:
+    """One of the game's component data files as JSON: a CSV as a list of rows, a TOML as an object.
+
+    The client draws boards and cards from these (island positions, flag colours, card costs).
+    """
+    name = _game_name(game)
+    if "/" in filename or filename.startswith(".") or not filename.endswith(DATA_SUFFIXES):
+        raise ServerError("bad_file", "ask for a .csv or .toml file of the game's data folder by its name", 422)
+    package = f"{game_class(name).__module__.rsplit('.', 1)[0]}.data"
+    try:
+        return read_csv(package, filename) if filename.endswith(".csv") else read_toml(package, filename)
+    except DataError:
+        raise ServerError("no_file", f"{name} has no data file {filename!r}", 404) from None
+
+
+@router.post("/api/tables/{table_id}/hint", tags=["client"])
+async def hint_for_seat(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """The move the MCTS bot prefers for the token's seat, searched on what that seat can see."""
+    from parlour.agents.hint import hint
+
+    hub = _hub(request)
+    table = await hub.table(table_id)
+    seat = _seat_of(table, authorization)
+    if seat is None:
+        raise ServerError("no_token", "send your seat token as 'Authorization: Bearer <token>'", 401)
+    if table.state.is_terminal() or table.state.current_player() != seat:
+        raise ServerError("not_your_turn", "a hint is given to the seat to move", 409)
+    position, version = table.state.clone(), table.version
+    action, text = await anyio.to_thread.run_sync(
+        lambda: hint(position, seed=version, iterations=HINT_ITERATIONS), limiter=hub.bot_limiter
+    )
+    return {"version": version, "action": action.to_json(), "text": text}
+
+
+def _steps(table: LiveTable, seat: int | None, upto: int | None = None) -> tuple[list[dict[str, Any]], State]:
+    """Each applied action's actor and the events `seat` may see, from the start up to ply `upto`."""
+    state = _start_of(table)
+    history = table.state.history if upto is None else table.state.history[:upto]
+    steps = []
+    finished = table.state.is_terminal()
+    for action_id in history:
+        actor = state.current_player()
+        action = state.game.actions[action_id]
+        events = [event.to_json() for event in state.apply(action) if event.visible_to(seat)]
+        # An action's words may be a secret of its seat until the game is over (a card chosen face down).
+        label = action.label if finished or seat == actor else None
+        steps.append({"actor": actor, "label": label, "events": events})
+    return steps, state
+
+
+@router.get("/api/tables/{table_id}/log", tags=["client"])
+async def game_log(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """Every move so far with the events the token's seat (a spectator without a token) may see."""
+    table = await _hub(request).table(table_id)
+    seat = _seat_of(table, authorization)
+    steps, _ = await anyio.to_thread.run_sync(_steps, table, seat)
+    return {"table": table.id, "version": table.version, "seat": seat, "steps": steps}
+
+
+@router.get("/api/tables/{table_id}/replay/{ply}", tags=["client"])
+async def replay_position(request: Request, table_id: str, ply: int) -> dict[str, Any]:
+    """A finished game's position after `ply` actions (0: the start), as a spectator sees it."""
+    table = await _hub(request).table(table_id)
+    if not table.state.is_terminal():
+        raise ServerError("not_finished", "a game can be replayed once it is over", 409)
+    last = len(table.state.history)
+    if not 0 <= ply <= last:
+        raise ServerError("no_ply", f"this game has plies 0..{last}, not {ply}", 422)
+    steps, state = await anyio.to_thread.run_sync(_steps, table, None, ply)
+    step = steps[-1] if steps else None
+    view = json.loads(json.dumps(state.view(None)))
+    return {"table": table.id, "ply": ply, "plies": last, "step": step, "to_move": state.current_player(), "view": view}
