@@ -1,0 +1,8 @@
+"""Hatairo: paint flags of the world into your gallery (1-4 players, beginner's game, motif and
+drafting variants, solo mode)."""
+
+from parlour.games.hatairo.rules import Hatairo, HatairoState
+
+GAME = Hatairo
+
+__all__ = ["GAME", "Hatairo", "HatairoState"]

@@ -1,0 +1,256 @@
+"""Hatairo's component data: 208 flag cards, 36 motif cards and 16 topography tiles.
+
+The data lives in `data/*.csv` beside this module and is loaded and checked once at import. Every
+check names the file, the row and the problem (DataError), so a person correcting a designed value
+learns at once if the edit breaks the component list of the rulebook.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.engine.data import as_int, read_csv, read_toml
+from parlour.engine.errors import DataError
+
+PACKAGE = "parlour.games.hatairo.data"
+
+COLOURS = ("Red", "Orange", "Yellow", "Green", "Cyan", "Blue", "Black", "Others")
+RARE_COLOURS = frozenset({"Orange", "Cyan", "Others"})
+CONTINENTS = ("Africa", "America", "Asia", "Europe", "Oceania")
+TOPOGRAPHIES = ("Coastal", "Island", "Landlocked")
+FEATURES = (
+    "Vertical Stripes",
+    "Horizontal Stripes",
+    "Diagonal Stripes",
+    "Cross",
+    "Sun",
+    "Star",
+    "Crescent",
+    "Triangle",
+    "Artifact",
+    "Fauna",
+    "Flora",
+    "Inscription",
+)
+PLAYER_COLOURS = ("Red", "Yellow", "Blue", "Green")  # R28: seat order
+
+FLAG_COUNT = 208
+MOTIF_COUNTS = {"I": 19, "II": 17}
+TYPE_I_KINDS = ("feature", "continent", "pigment")
+TYPE_II_KINDS = ("pigment_as_any", "any_as_colour", "three_for_two")
+TILES_PER_COLOUR = 4
+MAX_REQUIRED = 7
+VP_CAP = 28
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """One flag card. `required` lists pigment colour indices (a colour may repeat)."""
+
+    id: int
+    name: str
+    continent: str
+    topography: str
+    features: frozenset[str]
+    required: tuple[int, ...]
+    vp: int
+    bonus: int  # colour index of the bonus pigment (also its colour as a palette card, R4)
+
+    @property
+    def required_counts(self) -> tuple[int, ...]:
+        return tuple(self.required.count(colour) for colour in range(len(COLOURS)))
+
+
+@dataclass(frozen=True, slots=True)
+class Motif:
+    """One motif card. `design` names identical cards alike ("3-for-2", "Pigment", "Sun")."""
+
+    id: int
+    code: str
+    type: str  # "I" or "II"
+    kind: str
+    subject: str
+    vp_per_match: int
+    colour: int  # colour index for pigment_as_any / any_as_colour, else -1
+    design: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    id: int
+    code: str
+    player_colour: str
+    topography: str
+    vp: tuple[int, int, int, int]  # VP for 0..3 matching flags in the tile's column
+
+
+def _split(cell: str) -> list[str]:
+    return [part.strip() for part in cell.split("|")] if cell.strip() else []
+
+
+def _flag(row_number: int, row: dict[str, str], index: int) -> Flag:
+    where = f"flags.csv row {row_number} ({row['name']!r})"
+    if not row["name"].strip():
+        raise DataError(f"flags.csv row {row_number}: empty name")
+    if row["continent"] not in CONTINENTS:
+        raise DataError(f"{where}: unknown continent {row['continent']!r} (one of {', '.join(CONTINENTS)})")
+    if row["topography"] not in TOPOGRAPHIES:
+        raise DataError(f"{where}: unknown topography {row['topography']!r} (one of {', '.join(TOPOGRAPHIES)})")
+    features = _split(row["features"])
+    for feature in features:
+        if feature not in FEATURES:
+            raise DataError(f"{where}: unknown feature {feature!r}")
+    if len(set(features)) != len(features):
+        raise DataError(f"{where}: a feature is listed twice")
+    pigments = _split(row["required_pigments"])
+    if not 1 <= len(pigments) <= MAX_REQUIRED:
+        raise DataError(f"{where}: needs 1 to {MAX_REQUIRED} required pigments, has {len(pigments)}")
+    for pigment in [*pigments, row["bonus_pigment"]]:
+        if pigment not in COLOURS:
+            raise DataError(f"{where}: unknown pigment colour {pigment!r} (one of {', '.join(COLOURS)})")
+    vp = as_int("flags.csv", row_number, "vp", row["vp"])
+    if vp < 1:
+        raise DataError(f"{where}: vp must be at least 1, got {vp}")
+    return Flag(
+        id=index,
+        name=row["name"].strip(),
+        continent=row["continent"],
+        topography=row["topography"],
+        features=frozenset(features),
+        required=tuple(COLOURS.index(p) for p in pigments),
+        vp=vp,
+        bonus=COLOURS.index(row["bonus_pigment"]),
+    )
+
+
+def designed_flag_vp(flag: Flag) -> int:
+    """R42's designed VP formula."""
+    n = len(flag.required)
+    rare = sum(1 for colour in flag.required if COLOURS[colour] in RARE_COLOURS)
+    return min(VP_CAP, n * (n + 1) // 2 + rare)
+
+
+def load_flags(checks: dict[str, Any]) -> tuple[Flag, ...]:
+    columns = ("name", "continent", "topography", "features", "required_pigments", "vp", "bonus_pigment")
+    rows = read_csv(PACKAGE, "flags.csv", columns)
+    if len(rows) != FLAG_COUNT:
+        raise DataError(f"flags.csv: the rulebook lists {FLAG_COUNT} flag cards, the file has {len(rows)} rows")
+    flags = tuple(_flag(number, row, index) for index, (number, row) in enumerate(enumerate(rows, start=2)))
+    names = Counter(flag.name.lower() for flag in flags)
+    twice = sorted(name for name, count in names.items() if count > 1)
+    if twice:
+        raise DataError(f"flags.csv: flag names must be unique, repeated: {', '.join(twice)}")
+    if checks.get("check_vp_formula", True):
+        for flag in flags:
+            if flag.vp != designed_flag_vp(flag):
+                raise DataError(
+                    f"flags.csv row {flag.id + 2} ({flag.name!r}): vp {flag.vp} breaks the designed formula "
+                    f"(expected {designed_flag_vp(flag)}; set check_vp_formula = false in provenance.toml "
+                    "after entering printed values)"
+                )
+    if checks.get("check_bonus_balance", True):
+        per_colour = Counter(flag.bonus for flag in flags)
+        share = FLAG_COUNT // len(COLOURS)
+        for colour in range(len(COLOURS)):
+            if per_colour[colour] != share:
+                raise DataError(
+                    f"flags.csv: {per_colour[colour]} flags give a {COLOURS[colour]} bonus, the designed "
+                    f"balance is {share} per colour"
+                )
+    return flags
+
+
+def _design(kind: str, subject: str) -> str:
+    if kind == "pigment_as_any":
+        return f"{subject} as any"
+    if kind == "any_as_colour":
+        return f"any as {subject}"
+    if kind == "three_for_two":
+        return "3-for-2"
+    return subject
+
+
+def _motif(row_number: int, row: dict[str, str], index: int) -> Motif:
+    where = f"motifs.csv row {row_number} ({row['id']!r})"
+    kind, subject, motif_type = row["kind"], row["subject"], row["type"]
+    if motif_type not in MOTIF_COUNTS:
+        raise DataError(f"{where}: type must be I or II, got {motif_type!r}")
+    allowed = TYPE_I_KINDS if motif_type == "I" else TYPE_II_KINDS
+    if kind not in allowed:
+        raise DataError(f"{where}: kind {kind!r} is not a type-{motif_type} kind ({', '.join(allowed)})")
+    vp = 0
+    colour = -1
+    if kind == "feature" and subject not in FEATURES:
+        raise DataError(f"{where}: unknown feature {subject!r}")
+    if kind == "continent" and subject not in CONTINENTS:
+        raise DataError(f"{where}: unknown continent {subject!r}")
+    if motif_type == "I":
+        vp = as_int("motifs.csv", row_number, "vp_per_match", row["vp_per_match"])
+        if vp < 1:
+            raise DataError(f"{where}: vp_per_match must be at least 1, got {vp}")
+    if kind in ("pigment_as_any", "any_as_colour"):
+        if subject not in COLOURS:
+            raise DataError(f"{where}: unknown pigment colour {subject!r}")
+        colour = COLOURS.index(subject)
+    return Motif(index, row["id"], motif_type, kind, subject, vp, colour, _design(kind, subject))
+
+
+def load_motifs() -> tuple[Motif, ...]:
+    columns = ("id", "type", "kind", "subject", "vp_per_match")
+    rows = read_csv(PACKAGE, "motifs.csv", columns)
+    motifs = tuple(_motif(number, row, index) for index, (number, row) in enumerate(enumerate(rows, start=2)))
+    for motif_type, expected in MOTIF_COUNTS.items():
+        found = sum(1 for motif in motifs if motif.type == motif_type)
+        if found != expected:
+            raise DataError(f"motifs.csv: the rulebook has {expected} type-{motif_type} motifs, the file has {found}")
+    if len({motif.code for motif in motifs}) != len(motifs):
+        raise DataError("motifs.csv: motif ids must be unique")
+    for kind, subjects in (("feature", FEATURES), ("continent", CONTINENTS)):
+        present = sorted(motif.subject for motif in motifs if motif.kind == kind)
+        if present != sorted(subjects):
+            raise DataError(f"motifs.csv: the {kind} motifs must be one per {kind} ({', '.join(subjects)})")
+    as_any = sorted(motif.subject for motif in motifs if motif.kind == "pigment_as_any")
+    if as_any != sorted(COLOURS):
+        raise DataError("motifs.csv: the rulebook lists one pigment-as-any tile per colour (8)")
+    return motifs
+
+
+def load_tiles() -> tuple[Tile, ...]:
+    columns = ("id", "player_colour", "topography", "vp_0", "vp_1", "vp_2", "vp_3")
+    rows = read_csv(PACKAGE, "topography.csv", columns)
+    tiles = []
+    for index, (number, row) in enumerate(enumerate(rows, start=2)):
+        where = f"topography.csv row {number} ({row['id']!r})"
+        if row["player_colour"] not in PLAYER_COLOURS:
+            raise DataError(f"{where}: unknown player colour {row['player_colour']!r}")
+        if row["topography"] not in TOPOGRAPHIES:
+            raise DataError(f"{where}: unknown topography {row['topography']!r}")
+        vp = tuple(as_int("topography.csv", number, f"vp_{k}", row[f"vp_{k}"]) for k in range(4))
+        if list(vp) != sorted(vp) or vp[0] < 0:
+            raise DataError(f"{where}: the VP table must be non-negative and never fall, got {vp}")
+        tiles.append(Tile(index, row["id"], row["player_colour"], row["topography"], (vp[0], vp[1], vp[2], vp[3])))
+    per_colour = Counter(tile.player_colour for tile in tiles)
+    if len(tiles) != TILES_PER_COLOUR * len(PLAYER_COLOURS) or any(
+        per_colour[colour] != TILES_PER_COLOUR for colour in PLAYER_COLOURS
+    ):
+        raise DataError(
+            f"topography.csv: the rulebook has {TILES_PER_COLOUR} tiles for each of the 4 player colours, "
+            f"the file has {dict(per_colour)}"
+        )
+    return tuple(tiles)
+
+
+def load_checks() -> dict[str, Any]:
+    provenance = read_toml(PACKAGE, "provenance.toml")
+    flags_section = provenance.get("flags", {})
+    return {key: bool(flags_section.get(key, True)) for key in ("check_vp_formula", "check_bonus_balance")}
+
+
+FLAGS: tuple[Flag, ...] = load_flags(load_checks())
+MOTIFS: tuple[Motif, ...] = load_motifs()
+TILES: tuple[Tile, ...] = load_tiles()
+FLAG_BY_NAME = {flag.name.lower(): flag for flag in FLAGS}
+# Motif designs in a fixed order: identical cards share one design and so one set of actions.
+DESIGNS: tuple[str, ...] = tuple(dict.fromkeys(motif.design for motif in MOTIFS))
