@@ -92,9 +92,16 @@ class Client:
         except Exception:  # a vanished client is normal; the reader notices and cleans up
             self.closed = True
 
-    async def finish(self) -> None:
-        """Called by the reader when the connection ends: stop the writer."""
+    async def finish(self, drain: bool = False) -> None:
+        """Called by the reader when the connection ends: stop the writer.
+
+        With `drain` (the server closed the connection), what is queued, the last error
+        included, still goes out before the socket closes.
+        """
         self.closed = True
+        if drain:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self.writer), 5.0)
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self.writer

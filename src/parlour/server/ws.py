@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -26,8 +27,10 @@ FIELDS: dict[str, set[str]] = {
     "sync": {"type", "id"},
     "ping": {"type", "id"},
 }
-# Dropped messages in a row after which a flooding client is disconnected.
+# Over-the-rate messages within one FLOOD_WINDOW after which a flooding client is disconnected;
+# the first one in each window gets a `rate_limited` error, the rest are dropped silently.
 FLOOD_CLOSE = 200
+FLOOD_WINDOW = 5.0
 
 
 def parse(text: str) -> dict[str, Any]:
@@ -69,6 +72,7 @@ class Connection:
         self.client = Client(websocket, table.id, settings.send_queue)
         self.limit = RateLimit(settings.rate, settings.burst)
         self.dropped = 0
+        self.window = 0.0
 
     async def run(self) -> None:
         try:
@@ -76,25 +80,26 @@ class Connection:
         except TimeoutError:
             self.client.error("no_hello", "send a hello message first")
             self.client.close(1008, "no hello")
-            await self.client.finish()
+            await self.client.finish(drain=True)
             return
         except WebSocketDisconnect:
             await self.client.finish()
             return
+        drain = True
         try:
             while not self.client.closed:
                 message = await self._next()
                 if message is not None:
                     await self._answer(message)
         except WebSocketDisconnect:
-            pass
+            drain = False
         finally:
             self.table.clients.discard(self.client)
-            await self.client.finish()
+            await self.client.finish(drain)
             log.info("client left", extra={"event": "disconnect", "table": self.table.id, "seat": self.client.seat})
 
     async def _greeting(self) -> None:
-        while not self.client.greeted:
+        while not self.client.greeted and not self.client.closed:
             message = await self._next()
             if message is None:
                 continue
@@ -109,14 +114,9 @@ class Connection:
         if frame["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(frame.get("code", 1000))
         if not self.limit.allow():
-            self.dropped += 1
-            if self.dropped == 1:
-                self.client.error("rate_limited", f"too many messages: at most {self.hub.settings.rate:g} a second")
-            if self.dropped >= FLOOD_CLOSE:
-                self.client.error("flooding", "too many messages; disconnecting")
-                self.client.close(1008, "flooding")
+            self._drop()
             return None
-        self.dropped = 0
+        self.window = 0.0
         text = frame.get("text")
         if text is None:
             self.client.error("bad_frame", "send JSON as text frames, not binary")
@@ -131,6 +131,17 @@ class Connection:
         except ServerError as error:
             self.client.error(error.code, error.message)
             return None
+
+    def _drop(self) -> None:
+        moment = time.monotonic()
+        if moment - self.window > FLOOD_WINDOW:
+            self.window, self.dropped = moment, 0
+        self.dropped += 1
+        if self.dropped == 1:
+            self.client.error("rate_limited", f"too many messages: at most {self.hub.settings.rate:g} a second")
+        elif self.dropped == FLOOD_CLOSE:
+            self.client.error("flooding", "too many messages; disconnecting")
+            self.client.close(1008, "flooding")
 
     def _hello(self, message: dict[str, Any]) -> None:
         token = message.get("token")

@@ -1,0 +1,244 @@
+"""Every kind of bad input gets a clear error for the client that sent it, and changes nothing.
+
+Each test runs against a table where Ann (seat 0, to move) and Bo (seat 1) sit and a spectator
+watches; after the bad input, the table's version and position are unchanged, the other clients
+received no error, and the server still answers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from .conftest import LiveServer, Player
+
+
+@dataclass
+class Seated:
+    server: LiveServer
+    table: str
+    tokens: dict[int, str]
+    ann: Player
+    bo: Player
+    watcher: Player
+    offenders: list[Player] = field(default_factory=list)
+
+    def position(self) -> dict[str, Any]:
+        return dict(self.server.http.get(f"/api/tables/{self.table}/state").json())
+
+
+@pytest.fixture
+def seated(server: LiveServer) -> Iterator[Seated]:
+    table = server.create("nim", ["human", "human"], options={"stones": 20}, seed=1)["id"]
+    ann, bo = server.join(table, "Ann"), server.join(table, "Bo")
+    players = Seated(
+        server,
+        table,
+        {0: ann["token"], 1: bo["token"]},
+        server.connect(table, ann["token"]),
+        server.connect(table, bo["token"]),
+        server.connect(table),
+    )
+    before = players.position()
+    yield players
+    # Whatever a test sent, the clients that sent nothing wrong received no error, and the table
+    # did not move.
+    for bystander in (players.ann, players.bo, players.watcher):
+        if all(bystander is not offender for offender in players.offenders):
+            bystander.version()
+            assert [m for m in bystander.messages if m["type"] == "error"] == []
+    assert server.http.get("/health").json()["status"] == "ok"
+    assert players.position() == before
+
+
+def refused(player: Player, seated: Seated, code: str, words: str) -> dict[str, Any]:
+    """The player's next error has this code and words, and the table did not move."""
+    seated.offenders.append(player)
+    before = seated.position()
+    error = player.error()
+    assert error["code"] == code and words in error["message"], error
+    assert player.version() == before["version"] and seated.position() == before
+    return error
+
+
+def test_malformed_json(seated: Seated) -> None:
+    seated.ann.send_raw("{not json")
+    refused(seated.ann, seated, "bad_json", "not valid JSON")
+    seated.ann.send_raw("[1, 2]")
+    refused(seated.ann, seated, "bad_message", "JSON object")
+    seated.ann.send_raw(b"\x00\x01binary")
+    refused(seated.ann, seated, "bad_frame", "text frames")
+
+
+def test_unknown_types_and_fields(seated: Seated) -> None:
+    seated.ann.send(type="cheat")
+    refused(seated.ann, seated, "bad_message", "unknown message type 'cheat'")
+    seated.ann.send(type="act", action=0, colour="red")
+    refused(seated.ann, seated, "unknown_field", "act messages have no field 'colour'")
+    seated.ann.send(type="act", action=0, version="0")
+    refused(seated.ann, seated, "bad_message", "version must be a whole number")
+    seated.ann.send(type="act", action=True)
+    refused(seated.ann, seated, "bad_message", "action must be an action id")
+    seated.ann.send(type="ping", id={"deep": 1})
+    refused(seated.ann, seated, "bad_message", "id must be")
+
+
+def test_errors_echo_the_client_reference(seated: Seated) -> None:
+    seated.bo.send(type="act", action=0, id="move-7")
+    assert refused(seated.bo, seated, "not_your_turn", "seat 0 (Ann)")["id"] == "move-7"
+
+
+def test_oversized_messages(seated: Seated) -> None:
+    seated.ann.send(type="act", action="take " + "1" * 5000)
+    refused(seated.ann, seated, "too_large", "the limit is 4096")
+
+
+def test_a_message_beyond_the_frame_limit_closes_only_that_connection(seated: Seated) -> None:
+    seated.offenders.append(seated.ann)
+    seated.ann.send_raw("x" * 200_000)
+    with pytest.raises(ConnectionClosed) as closed:
+        seated.ann.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    again = seated.server.connect(seated.table, seated.tokens[0])
+    assert again.position["version"] == 0 and again.position["legal"]
+
+
+def test_out_of_turn_and_someone_elses_seat(seated: Seated) -> None:
+    seated.bo.send(type="act", action=0)
+    refused(seated.bo, seated, "not_your_turn", "it is not your turn: seat 0 (Ann) is to move")
+    seated.ann.send(type="act", action=0, seat=1)
+    refused(seated.ann, seated, "wrong_seat", "you hold seat 0, not seat 1")
+
+
+def test_unknown_illegal_and_stale_actions(seated: Seated) -> None:
+    seated.ann.send(type="act", action=99)
+    refused(seated.ann, seated, "unknown_action", "nim has no action 99")
+    seated.ann.send(type="act", action="take 9")
+    refused(seated.ann, seated, "unknown_action", "no action called 'take 9'")
+    seated.ann.send(type="act", action=0, version=5)
+    refused(seated.ann, seated, "stale_version", "you acted on version 5 but the table is at version 0")
+
+
+def test_an_illegal_move_gets_the_rule_that_forbids_it(server: LiveServer) -> None:
+    table = server.create("nim", ["human", "human"], options={"stones": 2}, seed=1)["id"]
+    token = server.join(table, "Ann")["token"]
+    server.join(table, "Bo")
+    ann = server.connect(table, token)
+    ann.send(type="act", action="take 3")
+    error = ann.error()
+    assert error == {"type": "error", "code": "illegal_action", "message": "only 2 stones are left"}
+    assert ann.version() == 0
+
+
+def test_spectators_cannot_act(seated: Seated) -> None:
+    seated.watcher.send(type="act", action=0)
+    refused(seated.watcher, seated, "spectator", "spectators cannot act; join a free seat")
+
+
+def test_wrong_or_missing_tokens_on_the_websocket(seated: Seated) -> None:
+    stranger = seated.server.connect(seated.table, hello=False)
+    stranger.send(type="act", action=0)
+    assert stranger.error()["code"] == "no_hello"
+    stranger.send(type="hello", token="not-a-token")
+    assert stranger.error()["message"] == "this token holds no seat at this table"
+    stranger.send(type="hello", token=12)
+    assert stranger.error()["code"] == "bad_token"
+    # The connection is still there; a hello without a token makes it a spectator.
+    stranger.send(type="hello")
+    assert stranger.until(lambda m: m["type"] == "welcome")["role"] == "spectator"
+    stranger.send(type="hello", token=seated.tokens[0])
+    assert stranger.error()["code"] == "already_greeted"
+    assert seated.position()["version"] == 0
+
+
+def test_a_token_from_another_table_holds_no_seat(seated: Seated) -> None:
+    other = seated.server.create("nim", ["human", "random"])["id"]
+    intruder = seated.server.connect(other, hello=False)
+    intruder.send(type="hello", token=seated.tokens[0])
+    assert intruder.error()["code"] == "bad_token"
+
+
+def test_wrong_or_missing_tokens_over_http(seated: Seated) -> None:
+    url = f"/api/tables/{seated.table}/actions"
+    http = seated.server.http
+    cases = [
+        ({}, 401, "no_token", "Authorization: Bearer"),
+        ({"Authorization": "Basic abc"}, 401, "no_token", "Bearer"),
+        ({"Authorization": "Bearer wrong"}, 403, "bad_token", "holds no seat"),
+        ({"Authorization": f"Bearer {seated.tokens[1]}"}, 409, "not_your_turn", "seat 0 (Ann)"),
+    ]
+    for headers, status, code, words in cases:
+        response = http.post(url, json={"action": 0}, headers=headers)
+        assert response.status_code == status, (headers, response.text)
+        assert response.json()["error"]["code"] == code and words in response.json()["error"]["message"]
+    as_ann = {"Authorization": f"Bearer {seated.tokens[0]}"}
+    response = http.post(url, json={"action": 0, "seat": 1}, headers=as_ann)
+    assert response.status_code == 403 and response.json()["error"]["code"] == "wrong_seat"
+    response = http.post(url, json={"action": 0, "sneaky": 1}, headers=as_ann)
+    assert response.status_code == 422 and "sneaky" in response.json()["error"]["message"]
+    response = http.get(f"/api/tables/{seated.table}/state", headers={"Authorization": "Bearer wrong"})
+    assert response.status_code == 403
+    assert seated.position()["version"] == 0
+
+
+def test_acting_before_the_table_is_full_or_after_the_game(server: LiveServer) -> None:
+    table = server.create("nim", ["human", "human"], options={"stones": 1}, seed=1)["id"]
+    token = server.join(table, "Ann")["token"]
+    ann = server.connect(table, token)
+    ann.send(type="act", action=0)
+    error = ann.error()
+    assert error["code"] == "waiting" and "free: 1" in error["message"]
+    server.join(table, "Bo")
+    ann.until(lambda m: m["type"] == "sync" and m["status"] == "running")
+    ann.send(type="act", action=0)
+    assert ann.until(lambda m: m["type"] == "update")["status"] == "finished"
+    ann.send(type="act", action=0)
+    assert ann.error()["code"] == "game_over"
+    response = server.http.post(f"/api/tables/{table}/join", json={"name": "Cy"})
+    assert response.status_code == 409 and response.json()["error"]["code"] == "game_over"
+
+
+def test_a_flood_is_rate_limited_for_that_client_only(seated: Seated) -> None:
+    burst = seated.server.settings.burst
+    for number in range(burst + 20):
+        seated.ann.send(type="ping", id=number)
+    seated.offenders.append(seated.ann)
+    error = seated.ann.error()
+    assert error["code"] == "rate_limited" and "a second" in error["message"]
+    # The bucket refills: after a pause the same connection is served again.
+    time.sleep(1.5)
+    assert seated.ann.version() == 0
+
+
+def test_a_sustained_flood_is_disconnected(seated: Seated) -> None:
+    seated.offenders.append(seated.ann)
+    for number in range(seated.server.settings.burst + 400):
+        try:
+            seated.ann.send_raw(json.dumps({"type": "ping", "id": number}))
+        except ConnectionClosed:
+            break
+    codes = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            message = seated.ann.recv()
+            if message["type"] == "error":
+                codes.append(message["code"])
+    assert codes == ["rate_limited", "flooding"]
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    again = seated.server.connect(seated.table, seated.tokens[0])
+    assert again.position["version"] == 0
+
+
+def test_a_client_that_never_says_hello_is_dropped(serve: Any) -> None:
+    server = serve(hello_timeout=0.3)
+    table = server.create("nim", ["human", "random"])["id"]
+    silent = server.connect(table, hello=False)
+    assert silent.error()["code"] == "no_hello"
+    with pytest.raises(ConnectionClosed):
+        silent.recv()
