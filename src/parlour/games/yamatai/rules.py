@@ -1255,5 +1255,10 @@ class YamataiState(State):
 
         return evaluate(self, seat)
 
+    def why_illegal(self, action: Action) -> str:
+        from parlour.games.yamatai.reasons import why_illegal
+
+        return why_illegal(self, action)
+
     def _who(self) -> str:
         return f"seat {self.seat} ({self.game.colours[self.seat]})"

@@ -1,0 +1,138 @@
+"""Why an action is refused: the specific rule, in words a player understands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.engine.actions import Action
+from parlour.games.yamatai import board as geo
+from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, Ids
+from parlour.games.yamatai.components import GOLD, RESOURCES
+
+if TYPE_CHECKING:
+    from parlour.games.yamatai.rules import YamataiState
+
+
+def _phase_of(action_id: int) -> tuple[int, ...]:
+    from parlour.games.yamatai import rules as r
+
+    spans = (
+        (Ids.BUY, (r.FLEET,)),
+        (Ids.PLACE, (r.TRADE,)),
+        (Ids.COLLECT, (r.PLACE,)),
+        (Ids.STOP_COLLECTING, (r.CHOOSE, r.COLLECT)),
+        (Ids.BUILD, (r.COLLECT,)),
+        (Ids.KEEP, (r.CHOOSE,)),
+        (Ids.RECRUIT, (r.HARBOUR,)),
+        (Ids.PAY_SAME, (r.RECRUIT,)),
+        (Ids.END_TURN, (r.PAY,)),
+        (Ids.USE_POWER, (r.END,)),
+        (Ids.SWAP_TOKEN_FROM, tuple(range(r.FLEET, r.OVER))),
+        (Ids.SWAP_TOKEN_TO, (r.SWAP_TOKEN_FROM,)),
+        (Ids.SACRED, (r.SWAP_TOKEN_TO,)),
+        (Ids.MOVE_FROM, (r.SACRED,)),
+        (Ids.MOVE_TO, (r.MOVE_FROM,)),
+        (Ids.RESERVE, (r.MOVE_TO,)),
+        (Ids.SWAP_BOAT_FROM, (r.RESERVE,)),
+        (Ids.SWAP_BOAT_TO, (r.SWAP_BOAT_FROM,)),
+        (Ids.REMOVE, (r.SWAP_BOAT_TO,)),
+        (Ids.PREVIEW_SWAP, (r.REMOVE,)),
+        (Ids.PREVIEW_RETURN, (r.PREVIEW,)),
+        (Ids.TOTAL, (r.PREVIEW_ORDER,)),
+    )
+    for end, phases in spans:
+        if action_id < end:
+            return phases
+    return ()
+
+
+def why_illegal(state: YamataiState, action: Action) -> str:
+    from parlour.games.yamatai import rules as r
+
+    label = action.label
+    if state.phase == r.OVER:
+        return f"the game is over; {label!r} cannot be played"
+    step = r.PHASE_NAMES[state.phase]
+    who = f"seat {state.seat} ({state.game.colours[state.seat]})"
+    a = action.id
+    if state.phase not in _phase_of(a):
+        return f"{label!r} is not possible now: {who} is at the {step!r} step (the turn's steps go in order, R35)"
+    specific = _specific(state, a)
+    return f"{label!r} is not allowed: {specific}" if specific else f"{label!r} is not possible now"
+
+
+def _specific(state: YamataiState, a: int) -> str:
+    parts = state.game.parts
+    board = parts.board
+    seat = state.seat
+    if a < Ids.BUY:
+        return f"fleet tile {a - Ids.FLEET + 1} is not face up on the fleet track"
+    if a < Ids.END_TRADE:
+        selling = a >= Ids.SELL
+        c = a - (Ids.SELL if selling else Ids.BUY)
+        buy, sell = state.price_table
+        if not (sell if selling else buy)[c]:
+            return "gold is never bought or sold (unless you have the Gold Dealer)" if c == GOLD else "not tradeable"
+        if state.trades_left <= 0:
+            return "you have made all the transactions allowed this turn"
+        if selling:
+            if state.hand[c] and state.hand[c] <= state.bought[c]:
+                return "a boat bought this turn cannot be sold again this turn (R45)"
+            return f"you hold no {RESOURCES[c]} boat this turn"
+        if not state.reserve[c]:
+            return f"the reserve has no {RESOURCES[c]} boat left"
+        return f"a {RESOURCES[c]} boat costs {buy[c]} coins and you have {state.coins[seat]}"
+    if a < Ids.STOP_PLACING:
+        c, s = divmod(a - Ids.PLACE, N_SPOTS)
+        if state.chain_closed:
+            return "your boats for this turn are placed (the chain cannot go on, R42)"
+        if not state.hand[c]:
+            return f"you have no {RESOURCES[c]} boat left to place"
+        if state.spot_boat[s] >= 0:
+            return f"{board.spot_ids[s]} already holds a boat"
+        if state.head < 0:
+            return "the first boat goes on a free entry spot or next to a boat of its own colour"
+        return f"each boat goes next to the boat placed just before it ({board.spot_ids[state.head]}) (R6)"
+    if a < Ids.STOP_COLLECTING:
+        i = a - Ids.COLLECT
+        if state.island_token[i] < 0:
+            return f"{board.island_ids[i]} holds no culture token"
+        if all(i not in board.spot_islands[s] for s in state.placed):
+            return f"{board.island_ids[i]} is not next to a boat you placed this turn"
+        return "each boat you placed takes at most one token (R8)"
+    if a < Ids.SKIP_IIIB:
+        t, i = divmod(a - Ids.BUILD, N_ISLANDS)
+        tile = parts.buildings[t]
+        if t not in state.row and not state.reserved[seat] >> t & 1:
+            return f"{tile.code} is neither in the building row nor reserved by you (R16)"
+        if tile.standard and not state.pieces[seat]:
+            return "you have no Standard Building left (R11)"
+        if state.island_building[i] != geo.NO_BUILDING or state.island_token[i] >= 0:
+            return f"{board.island_ids[i]} is not empty (R10)"
+        if all(i not in board.spot_islands[s] for s in state.placed):
+            return f"no boat you placed this turn touches {board.island_ids[i]}"
+        return f"the boats around {board.island_ids[i]} do not meet {tile.code}'s requirement (R10)"
+    if a == Ids.SKIP_IIIB:
+        return "collecting or building is compulsory when one of them is possible (R9)"
+    if a < Ids.RECRUIT:
+        c = a - Ids.KEEP
+        return f"you have no {RESOURCES[c]} boat left" if not state.hand[c] else "your harbour is full"
+    if a < Ids.NO_RECRUIT:
+        if a - Ids.RECRUIT not in state.spec_track:
+            return f"the {parts.specialists[a - Ids.RECRUIT].name} is not on the specialist track"
+        return "a recruit costs two identical or three different culture tokens (R18)"
+    if Ids.PAY_SAME <= a < Ids.END_TURN:
+        if a >= Ids.PAY_TWO:
+            return "two different tokens pay only with the Envoy, and you must hold them"
+        return "you do not hold those culture tokens"
+    if a == Ids.USE_POWER:
+        if not state.tile:
+            return "no fleet tile has been taken yet this turn"
+        if not state.power_ready:
+            return "this turn's fleet power is used or cannot be used on its own (R1, R41)"
+        return "the fleet power has no legal target now, or cannot interrupt this step (R41)"
+    if Ids.SWAP_TOKEN_FROM <= a < Ids.PREVIEW_SWAP:
+        return "that is not a legal target of the power (R28, R29, R44)"
+    if Ids.PREVIEW_SWAP <= a < Ids.PREVIEW_KEEP:
+        return "the exchange takes one looked-at tile and one tile face up in the row (R43)"
+    return ""
