@@ -441,10 +441,10 @@ class HanbokRunwayState(State):
         }
         if self.face_up[token]:
             return [Event("earn", f"{what} ({self.value[token]:+d})", {**data, "value": self.value[token]})]
-        # a face-down token: only its new owner sees the front (R21)
+        # a face-down token: everybody sees it taken, only its new owner sees the front (R21)
         return [
-            Event("earn", f"{what} ({self.value[token]:+d}, face-down)", {**data, "value": self.value[token]}, (seat,)),
             Event("earn", f"{what} (face-down)", {**data, "redacted": True}),
+            _secret("earn", seat, f"{comps.colours[colour]} {position + 1}", self.value[token], data),
         ]
 
     def _resolve_symbol(self, seat: int, symbol: int, colour: int) -> list[Event]:
@@ -489,8 +489,8 @@ class HanbokRunwayState(State):
         data: dict[str, Any] = {"seat": seat, "colour": name, "position": position + 1}
         text = f"seat {seat} peeks at {name} {position + 1} in the queue"
         return [
-            Event("peek", f"{text}: {self.value[token]:+d}", {**data, "value": self.value[token]}, (seat,)),
             Event("peek", text, {**data, "redacted": True}),
+            _secret("peek", seat, f"{name} {position + 1}", self.value[token], data),
         ]
 
     def _flip(self, token: int) -> list[Event]:
@@ -674,6 +674,11 @@ class HanbokRunwayState(State):
             for token, value in zip(unknown, values, strict=True):
                 twin.value[token] = value
         return twin
+
+
+def _secret(kind: str, seat: int, token: str, value: int, data: dict[str, Any]) -> Event:
+    """The private half of a public event: the value only `seat` learns."""
+    return Event(kind, f"seat {seat} sees {token}: {value:+d}", {**data, "value": value}, (seat,))
 
 
 def _reshuffle_event(deck: str, size: int) -> Event:

@@ -1,0 +1,124 @@
+"""Hanbok Runway's views, rendering, heuristic, options, records and its use from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import parlour
+from parlour.cli import app
+from parlour.engine import InvalidOption, Rng, load_game, replay
+from parlour.play import TerminalSession, seat_table
+from tests.games.hanbok_runway.positions import colour, give, place_set, turn_position
+
+
+def test_render_shows_a_seat_only_its_own_view() -> None:
+    state = turn_position()
+    place_set(state, 1, "bell", "pink", -3)
+    place_set(state, 0, "trapezoid", "green", 4)
+    give(state, 0, "oval", "green/red")
+    mine, theirs, spectator = state.render(1), state.render(0), state.render(None)
+    assert "pink 1 (-3)" in mine and "green 1 ??" in mine
+    assert "pink 1 ??" in theirs and "green 1 (+4)" in theirs
+    assert "pink 1 ??" in spectator and "green 1 ??" in spectator
+    assert "Seat 0 (you, start): 2 cards: oval | green/red" in theirs
+    assert "green   1:--" in theirs and "4:" in theirs
+
+
+def test_views_are_json_and_hide_deck_order() -> None:
+    state = turn_position(seed=3)
+    other = turn_position(seed=3)
+    other.style_deck.reverse()
+    other.fabric_deck.reverse()
+    for seat in (None, 0, 1):
+        assert json.loads(json.dumps(state.view(seat))) == other.view(seat)
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(InvalidOption, match="2 players"):
+        load_game("hanbok_runway", players=3)
+    with pytest.raises(InvalidOption, match="start_player"):
+        load_game("hanbok_runway", start_player=2)
+    with pytest.raises(InvalidOption, match="safety_turn_cap"):
+        load_game("hanbok_runway", safety_turn_cap=-1)
+    assert parlour.load_game("Hanbok-Runway").name == "hanbok_runway"
+
+
+def test_mid_game_scores_count_only_face_up_tokens() -> None:
+    state = turn_position()
+    t = place_set(state, 0, "oval", "green", 4)
+    assert state.scores()[0].total == 0  # the +4 is face-down: no score may reveal it
+    state.face_up[t] = True
+    assert state.scores()[0].total == 2 and state.scores()[0].breakdown["green influence"] == 4
+
+
+def test_heuristic_expects_influence_per_colour() -> None:
+    state = turn_position()
+    place_set(state, 0, "triangle", "orange", 4)  # 6 known to seat 0, unknown to seat 1
+    assert state.heuristic(0) > 0.1 and state.heuristic(1) < -0.1
+    # seat 1 only knows orange's unseen values average 1: it expects 1 + 2 = 3 influence
+    assert state.heuristic(1) > -state.heuristic(0)
+    state.additional[colour("orange")] = 3
+    assert state.heuristic(0) > 0.3
+
+
+def test_heuristic_reads_only_what_the_seat_knows() -> None:
+    state = load_game("hanbok_runway").new_state(seed=5)
+    rng = Rng(5)
+    for step in range(60):
+        if state.is_terminal():
+            break
+        seat = step % 2
+        for k in range(3):
+            assert state.determinize(seat, Rng(step * 3 + k)).heuristic(seat) == pytest.approx(state.heuristic(seat))
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def test_heuristic_of_a_finished_game_is_its_returns() -> None:
+    state = turn_position()
+    place_set(state, 0, "oval", "green", 2)
+    state.phase, state.active, state.triggered = 2, 1, True
+    state._legal = None
+    state.apply("pass")
+    assert state.heuristic(0) == 1.0 and state.heuristic(1) == -1.0
+
+
+def test_record_replays_to_the_same_views() -> None:
+    state = load_game("hanbok_runway", start_player=1).new_state(seed=12)
+    rng = Rng(12)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    again = replay(json.loads(json.dumps(state.record())))
+    assert [again.view(s) for s in (None, 0, 1)] == [state.view(s) for s in (None, 0, 1)]
+
+
+def test_hot_seat_game_in_the_terminal_hands_the_screen_over() -> None:
+    said: list[str] = []
+    entries = iter(["2", "1", "2"] * 700)
+
+    def ask(prompt: str) -> str:
+        said.append(prompt)
+        return next(entries)
+
+    table = seat_table(parlour.load_game("hanbok_runway", start_player=0), ["human", "human"], seed=4)
+    session = TerminalSession(table, ask=ask, say=said.append)
+    assert session.run() == 0
+    text = "\n".join(said)
+    assert table.state.is_terminal() and "Game over." in text
+    assert "Pass the screen to seat 1" in text and "you are seat 1" in text
+    # a person's own secret is printed right after their own move, while they hold the screen
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if " sees " in line:
+            seat = line.split()[2]
+            mover = next(x for x in reversed(lines[:number]) if x.startswith("seat ") and "(you)" in x)
+            assert mover.split()[1] == seat
+
+
+def test_cli_bench_and_simulate_run_hanbok_runway() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["bench", "hanbok_runway", "--seconds", "0.3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["steps"] > 0
