@@ -130,9 +130,8 @@ def scores_section(labelled: Labelled) -> str:
         axes.set_xlabel("final score")
         axes.set_ylabel("games")
         axes.legend(fontsize="small")
-        if _variant_column(labelled):
-            axes.set_title(label)
-        parts.append(_png(figure) + _breakdown_table(summary))
+        title = f"<h3>{html.escape(label)}</h3>" if _variant_column(labelled) else ""
+        parts.append(title + _png(figure) + _breakdown_table(summary))
     return _section("scores", "Score distributions", "".join(parts))
 
 
@@ -160,13 +159,16 @@ def lengths_section(labelled: Labelled) -> str:
     for label, summary in labelled:
         lengths = [float(n) for n in summary.lengths]
         axes.hist(lengths, bins=_bins(lengths) if len(labelled) == 1 else 20, alpha=0.6, label=label)
-        rows.append([label, len(lengths), _num(mean(lengths)), _num(spread(lengths)), min(summary.lengths, default=0)])
-        rows[-1].append(max(summary.lengths, default=0))
+        row = [len(lengths), _num(mean(lengths)), _num(spread(lengths))]
+        row += [min(summary.lengths, default=0), max(summary.lengths, default=0)]
+        rows.append([label, *row] if _variant_column(labelled) else row)
     axes.set_xlabel("moves per game (every decision, set-up included)")
     axes.set_ylabel("games")
+    header = ["games", "mean", "spread", "shortest", "longest"]
     if _variant_column(labelled):
         axes.legend(fontsize="small")
-    table = _table(["variant", "games", "mean", "spread", "shortest", "longest"], rows)
+        header.insert(0, "variant")
+    table = _table(header, rows)
     return _section("lengths", "Game length", _png(figure) + table)
 
 
