@@ -213,6 +213,24 @@ def compare(
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
+    db: Annotated[str, typer.Option(help="SQLite file (created if new) or postgresql://user:pass@host/db")] = (
+        "parlour.sqlite"
+    ),
+    bot_delay: Annotated[float, typer.Option(min=0, help="seconds a bot waits before each move")] = 0.5,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
+) -> None:
+    """Run the game server: lobby, tables, live play in the browser; games survive restarts."""
+    try:
+        from parlour.server import Settings, run
+    except ImportError as error:
+        raise fail(f"the server needs the server extra (pip install 'parlour[server]'): {error}", 1) from None
+    run(Settings(db=db, bot_delay=bot_delay), host=host, port=port, log_level=log_level)
+
+
+@app.command()
 def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show")]) -> None:
     """Show a game's rules, in parlour's own words."""
     try:
