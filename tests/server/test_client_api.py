@@ -63,3 +63,22 @@ def test_log_and_replay_of_a_finished_game(serve: Callable[..., LiveServer]) -> 
     beyond = server.http.get(f"/api/tables/{table['id']}/replay/{len(record['actions']) + 1}")
     assert beyond.status_code == 422
     player.close()
+
+
+def test_why_a_move_is_refused(server: LiveServer) -> None:
+    table = server.create("nim", ["human", "human"], seed=5)
+    ann = server.join(table["id"], "Ann")
+    bob = server.join(table["id"], "Bob")
+    to_move = server.table(table["id"])["to_move"]
+    mover, other = (ann, bob) if to_move == ann["seat"] else (bob, ann)
+    url = f"/api/tables/{table['id']}/why"
+    unknown = server.http.post(url, json={"action": "fly away"}, headers={"Authorization": f"Bearer {mover['token']}"})
+    assert unknown.json()["legal"] is False and "fly away" in unknown.json()["reason"]
+    waiting = server.http.post(url, json={"action": 0}, headers={"Authorization": f"Bearer {other['token']}"})
+    assert waiting.json() == {"legal": False, "reason": "it is not your turn"}
+    position = server.http.get(
+        f"/api/tables/{table['id']}/state", headers={"Authorization": f"Bearer {mover['token']}"}
+    )
+    legal = position.json()["legal"][0]["id"]
+    fine = server.http.post(url, json={"action": legal}, headers={"Authorization": f"Bearer {mover['token']}"})
+    assert fine.json() == {"legal": True, "reason": None}

@@ -15,9 +15,10 @@ from typing import Annotated, Any
 import anyio.to_thread
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.engine.data import read_csv, read_toml
-from parlour.engine.errors import DataError, InvalidOption
+from parlour.engine.errors import DataError, IllegalAction, InvalidOption
 from parlour.engine.game import State
 from parlour.engine.records import replay
 from parlour.engine.registry import game_class
@@ -104,6 +105,36 @@ async def hint_for_seat(
         lambda: hint(position, seed=version, iterations=HINT_ITERATIONS), limiter=hub.bot_limiter
     )
     return {"version": version, "action": action.to_json(), "text": text}
+
+
+class WhyAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: int | str = Field(description="an action id or label the player thinks of playing")
+
+
+@router.post("/api/tables/{table_id}/why", tags=["client"])
+async def why_not(
+    request: Request, table_id: str, body: WhyAction, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """Whether the token's seat may play an action now and, if not, the rule that forbids it.
+
+    The client asks this when a click on the board matches no legal move, to say why.
+    """
+    table = await _hub(request).table(table_id)
+    seat = _seat_of(table, authorization)
+    if seat is None:
+        raise ServerError("no_token", "send your seat token as 'Authorization: Bearer <token>'", 401)
+    try:
+        action = table.state.game.action(body.action)
+    except IllegalAction as error:
+        return {"legal": False, "reason": str(error)}
+    if table.state.is_terminal():
+        return {"legal": False, "reason": "the game is over"}
+    if table.state.current_player() != seat:
+        return {"legal": False, "reason": "it is not your turn"}
+    if table.state.is_legal(action):
+        return {"legal": True, "reason": None}
+    return {"legal": False, "reason": table.state.why_illegal(action)}
 
 
 def _steps(table: LiveTable, seat: int | None, upto: int | None = None) -> tuple[list[dict[str, Any]], State]:
