@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS ?= dev,arena,server,interop
+EXTRAS ?= dev,arena,server,interop,ray
 
 .PHONY: install play test lint typecheck unit clean
 

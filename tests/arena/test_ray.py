@@ -1,0 +1,48 @@
+"""The Ray backend plays the same games as the local one, on a local Ray started here."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import ray
+
+from parlour.arena.runner import run
+from parlour.arena.store import RECORDS, RESULTS
+from parlour.arena.tournament import plan
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    # Ray's workers import the test game from this checkout, as a cluster's would from its image.
+    python_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": python_path}},
+    )
+    yield
+    ray.shutdown()
+
+
+def test_ray_gives_the_same_results_as_the_local_pool(tmp_path: Path, local_ray: None) -> None:
+    tournament = plan("nim", "random,greedy", 40, seed=11)
+    on_ray = run(tournament, out=tmp_path / "ray", backend="ray")
+    local = run(tournament, out=tmp_path / "local", workers=2)
+    assert on_ray.played == local.played == 40
+    for name in (RECORDS, RESULTS):
+        assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()
+    assert on_ray.summary.to_json() == local.summary.to_json()
+    assert ray.is_initialized(), "a Ray the caller started is left running"
+
+
+def test_ray_resumes_a_local_run(tmp_path: Path, local_ray: None) -> None:
+    whole = run(plan("nim", "random,random", 20, seed=2), workers=1)
+    run(plan("nim", "random,random", 8, seed=2), out=tmp_path, workers=1)
+    resumed = run(plan("nim", "random,random", 20, seed=2), out=tmp_path, resume=True, backend="ray", workers=2)
+    assert resumed.played == 12 and resumed.records == whole.records
