@@ -41,7 +41,9 @@ def hats_changed(seat: int, squares: tuple[int, ...]) -> Event:
     names = tuple(NAMES[s] for s in squares)
     return Event(
         "flip",
-        f"{', '.join(names)} now wear{'s' if len(names) == 1 else ''} {COLOURS[seat]} hats",
+        f"{names[0]} now wears a {COLOURS[seat]} hat"
+        if len(names) == 1
+        else f"{', '.join(names)} now wear {COLOURS[seat]} hats",
         {"seat": seat, "colour": COLOURS[seat], "squares": names},
     )
 
