@@ -49,6 +49,7 @@ class Components:
     style_cards: tuple[int, ...]  # the symbol of each style card
     fabric_kinds: tuple[tuple[int, ...], ...]  # each distinct fabric card: its colour(s), sorted
     fabric_cards: tuple[int, ...]  # the kind of each fabric card
+    kind_labels: tuple[str, ...]  # each fabric kind's name, its colours joined: "green/red"
     vp_trophies: tuple[int, ...]  # per colour
     # the whole numbers of config.toml (see there for what each means)
     players: int
@@ -68,7 +69,7 @@ class Components:
     safety_turn_cap: int
 
     def kind_label(self, kind: int) -> str:
-        return "/".join(self.colours[c] for c in self.fabric_kinds[kind])
+        return self.kind_labels[kind]
 
 
 def _error(filename: str, row: int | None, problem: str) -> DataError:
@@ -260,6 +261,7 @@ def build_components(
         style_cards=style_cards,
         fabric_kinds=fabric_kinds,
         fabric_cards=fabric_cards,
+        kind_labels=tuple("/".join(colours[c] for c in kind) for kind in fabric_kinds),
         vp_trophies=tuple(int(config["vp_trophies"][c]) for c in colours),
         **settings,
     )

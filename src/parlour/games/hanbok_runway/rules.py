@@ -14,6 +14,7 @@ tokens a seat does not know among themselves, which keeps every count and every 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 from parlour.engine import TERMINAL, Action, Event, Game, IllegalAction, Option, Rng, Score, State
@@ -87,6 +88,8 @@ class HanbokRunway(Game):
                     )
                 )
         self.pairs_per_symbol = len(flat)
+        self.kind_range = range(len(comps.fabric_kinds))
+        self.symbol_range = range(len(SYMBOLS))
         self.pass_id = len(labels)
         labels.append(("pass", "pass", (), (PASS, 0, 0, 0)))
         tokens = len(comps.colours) * comps.tokens_per_colour
@@ -322,8 +325,7 @@ class HanbokRunwayState(State):
         offers = game.kind_offers
         offered = [
             pair
-            for kind, n in enumerate(self.tableau_fabric[self.active])
-            if n
+            for kind in compress(game.kind_range, self.tableau_fabric[self.active])
             for pair, colour in offers[kind]
             if taken[colour] < per_colour
         ]
@@ -331,7 +333,9 @@ class HanbokRunwayState(State):
             return []
         by_symbol = game.set_actions
         return [
-            by_symbol[symbol][pair] for symbol, n in enumerate(self.tableau_style[self.active]) if n for pair in offered
+            by_symbol[symbol][pair]
+            for symbol in compress(game.symbol_range, self.tableau_style[self.active])
+            for pair in offered
         ]
 
     def _peekable(self) -> list[int]:
@@ -375,11 +379,11 @@ class HanbokRunwayState(State):
             if not self.style_deck:
                 events += self._rebuild_decks()
         tableau = self.tableau_fabric[seat]
-        kind_label = self.game.components.kind_label
+        kind_labels = self.game.components.kind_labels
         for _ in range(fabrics):
             kind = self.fabric_deck.pop()
             tableau[kind] += 1
-            drawn_fabrics.append(kind_label(kind))
+            drawn_fabrics.append(kind_labels[kind])
             if not self.fabric_deck:
                 events += self._rebuild_decks()
         # drawn cards go face-up in front of their owner (R7), so the draw is public
@@ -430,11 +434,12 @@ class HanbokRunwayState(State):
         comps = self.game.components
         colour, position = divmod(token, comps.tokens_per_colour)
         earned = f"{comps.colours[colour]} {position + 1}"
-        what = f"seat {seat} sets {SYMBOLS[symbol]} + {comps.kind_label(kind)} and earns {earned}"
+        fabric = comps.kind_labels[kind]
+        what = f"seat {seat} sets {SYMBOLS[symbol]} + {fabric} and earns {earned}"
         data: dict[str, Any] = {
             "seat": seat,
             "style": SYMBOLS[symbol],
-            "fabric": comps.kind_label(kind),
+            "fabric": fabric,
             "colour": comps.colours[colour],
             "position": position + 1,
             "face_up": self.face_up[token],
@@ -444,7 +449,7 @@ class HanbokRunwayState(State):
         # a face-down token: everybody sees it taken, only its new owner sees the front (R21)
         return [
             Event("earn", f"{what} (face-down)", {**data, "redacted": True}),
-            _secret("earn", seat, f"{comps.colours[colour]} {position + 1}", self.value[token], data),
+            _secret("earn", seat, earned, self.value[token], data),
         ]
 
     def _resolve_symbol(self, seat: int, symbol: int, colour: int) -> list[Event]:
