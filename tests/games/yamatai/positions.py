@@ -70,9 +70,8 @@ def turn(
     specialists: tuple[str, ...] = (),
 ) -> YamataiState:
     """Make it `seat`'s turn, fleet tile `fleet` taken, these boats in hand, at `phase`."""
+    seat_first(state, seat)
     state._start_turn(0)
-    state.order[0] = seat
-    state.seat = seat
     for name in specialists:
         state.specs[seat] |= 1 << specialist(name)
     if fleet in state.fleet_track:
@@ -94,6 +93,13 @@ def turn(
     state._legal = None
     state._advance()
     return state
+
+
+def seat_first(state: YamataiState, seat: int) -> None:
+    """Swap `seat`'s meeple to the front of the turn order."""
+    i = state.order.index(seat)
+    state.order[0], state.order[i] = state.order[i], state.order[0]
+    state.final_order = state.order[:]
 
 
 def labels(state: YamataiState) -> list[str]:

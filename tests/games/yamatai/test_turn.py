@@ -18,7 +18,9 @@ def test_phase_I_choose_a_fleet_tile_takes_its_boats_and_meeple() -> None:
     state.apply(f"take fleet tile {number}")
     assert state.hand == list(boats)
     assert number not in state.fleet_track and state.turn_fleets == [number]
-    assert [state.reserve[c] for c in range(5)] == [s - b for s, b in zip(state.game.parts.boat_stock, boats)]
+    assert [state.reserve[c] for c in range(5)] == [
+        s - b for s, b in zip(state.game.parts.boat_stock, boats, strict=True)
+    ]
     assert state.seat == seat and state.tile == number
 
 
