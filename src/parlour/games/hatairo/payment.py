@@ -66,6 +66,18 @@ def can_pay(required: Sequence[int], palette: Sequence[int], as_any: int, any_as
     outputs: pigments of a colour with a "Y as any" tile at one pigment each, then pairs (two each)
     or, with a 3-for-2 tile, triples (three for two slots), cheapest first.
     """
+    # The base rule alone: direct pigments, then pairs of leftovers for what is still unpaid.
+    # Tiles only add ways to pay, so when this suffices the tiles need not be looked at.
+    unpaid = pairs = 0
+    for need, have in zip(required, palette, strict=True):
+        if have >= need:
+            pairs += (have - need) >> 1
+        else:
+            unpaid += need - have
+    if pairs >= unpaid:
+        return True
+    if not (as_any or any_as or three):
+        return False
     unpaid = 0
     for_any_slots = 0
     left = [0] * NCOL

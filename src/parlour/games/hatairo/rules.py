@@ -80,6 +80,7 @@ PHASE_NAMES = (
 THEN_ACTION, THEN_END_TURN = 0, 1
 
 FLAG_REQ = tuple(tuple(flag.required.count(c) for c in range(NCOL)) for flag in FLAGS)
+FLAG_SIZE = tuple(len(flag.required) for flag in FLAGS)
 FLAG_BONUS = tuple(flag.bonus for flag in FLAGS)
 FLAG_VP = tuple(flag.vp for flag in FLAGS)
 DESIGN_OF = tuple(DESIGNS.index(motif.design) for motif in MOTIFS)
@@ -349,15 +350,17 @@ class HatairoState(State):
                 if room:
                     ids.append(base[RESERVE] + flag)
                 ids.append(base[GAIN] + flag)
-        if board.placed < len(board.gallery):
+        pigments = sum(board.palette)
+        if board.placed < len(board.gallery) and pigments:
             palette, as_any, any_as, three = board.palette, board.as_any, board.any_as, board.three
             can_pay = payment.can_pay
-            for flag in board.atelier:
-                if can_pay(FLAG_REQ[flag], palette, as_any, any_as, three):
-                    ids.append(base[COMPLETE] + flag)
-            for row in self.market:
-                if row and can_pay(FLAG_REQ[row[-1]], palette, as_any, any_as, three):
-                    ids.append(base[COMPLETE] + row[-1])
+            sketches = [row[-1] for row in self.market if row]
+            sketches += board.atelier
+            complete = base[COMPLETE]
+            for flag in sketches:
+                # Every unit pays at most one slot per pigment, so a short palette cannot pay.
+                if FLAG_SIZE[flag] <= pigments and can_pay(FLAG_REQ[flag], palette, as_any, any_as, three):
+                    ids.append(complete + flag)
         if not ids:
             ids.append(base[PASS])  # R12: no action can be carried out
         return ids
