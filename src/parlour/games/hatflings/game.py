@@ -91,6 +91,8 @@ class Hatflings(Game):
         check_zones(*zones)
         self.zones = zones
         self.barrel_break_percent: int = self.options["barrel_break_percent"]
+        self.repetition_limit: int = self.options["repetition_limit"]
+        self.max_turns: int = self.options["max_turns"]
         self.zone_masks = (sum(1 << s for s in zones[0]), sum(1 << s for s in zones[1]))
         self.colours = COMPONENTS.colours
         self.supply = dict(COMPONENTS.objects)

@@ -47,6 +47,7 @@ from parlour.games.hatflings.pieces import (
     halfling,
 )
 
+BIT = tuple(1 << s for s in SQUARES)
 _PUSH_LINES = {(s, d): push_line(s, d) for s in SQUARES for d in range(8)}
 
 
@@ -209,23 +210,26 @@ class HatflingsState(State):
                     ids.extend(table[s])
             return ids
         # One sweep over the floor: where this captain may introduce, who may jump, what blocks.
+        around, bit = NEIGHBOUR_MASK, BIT
         reach = rivals = 0
-        blocked = 1 << pig
+        blocked = bit[pig]
         movers: list[int] = []
-        for s, h in enumerate(hat):
+        s = -1
+        for h in hat:
+            s += 1
             if h:
-                blocked |= 1 << s
+                blocked |= bit[s]
                 if h & 1 == c:
-                    reach |= NEIGHBOUR_MASK[s]
+                    reach |= around[s]
                     if h >> 1 != CHEATING:
                         movers.append(s)
                 elif not scenery[s]:
-                    rivals |= 1 << s  # a rival on a box or barrel cannot be jumped over
+                    rivals |= bit[s]  # a rival on a box or barrel cannot be jumped over
             elif scenery[s] > BARREL:
-                blocked |= 1 << s
+                blocked |= bit[s]
         jumps = game.jumps
         for s in movers:
-            if NEIGHBOUR_MASK[s] & rivals:
+            if around[s] & rivals:
                 for over, to, aid in jumps[s]:
                     if rivals >> over & 1 and not blocked >> to & 1:
                         ids.append(aid)
@@ -481,31 +485,23 @@ class HatflingsState(State):
 
     def _start_turn(self, events: list[Event]) -> list[Event]:
         """T1: the dance ends if the captain cannot act (R22), or by the loop guard (R25)."""
-        options = self.game.options
+        game = self.game
         if not self._compute_legal():
             return self._finish(f"{self._colour(self.captain)} cannot introduce or move a halfling", events)
-        limit = options["repetition_limit"]
-        if limit:
+        if game.repetition_limit:
             key = self._position_key()
             count = self.seen.get(key, 0) + 1
             self.seen[key] = count
-            if count >= limit:
+            if count >= game.repetition_limit:
                 return self._finish(f"the same position occurred {count} times", events)
-        if options["max_turns"] and self.turns >= options["max_turns"]:
+        if game.max_turns and self.turns >= game.max_turns:
             return self._finish(f"{self.turns} turns have been played", events)
         return events
 
     def _position_key(self) -> bytes:
-        extra = (
-            self.pig,
-            self.pool,
-            self.specials[0],
-            self.specials[1],
-            self.puddle_supply,
-            self.started,
-            self.captain,
-        )
-        return bytes(self.hat) + bytes(self.scenery) + bytes(extra)
+        specials = self.specials
+        extra = [self.pig, self.pool, specials[0], specials[1], self.puddle_supply, self.started, self.captain]
+        return bytes(self.hat + self.scenery + extra)
 
     def _finish(self, reason: str, events: list[Event]) -> list[Event]:
         self.phase = OVER
