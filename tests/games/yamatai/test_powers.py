@@ -223,6 +223,7 @@ def test_specialist_land_clearer_one_more_token() -> None:
     assert state.culture[:6] == [0, 1, 0, 0, 0, 0] and state.phase != r.COLLECT
     state = bare()
     put_tokens(state, I01="orange", I07="green")
+    put_boats(state, S021="bamboo")  # lets the first boat go to S014, which touches I01 and I07
     turn(state, hand={"bamboo": 1}, specialists=("Land Clearer",))
     play(state, "place bamboo boat at S014", "collect the token on I07", "collect the token on I01")
     assert state.culture[:6] == [1, 1, 0, 0, 0, 0]
