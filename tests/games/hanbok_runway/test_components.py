@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from parlour.engine import DataError
+from parlour.engine import DataError, Rng
 from parlour.engine.data import read_csv, read_toml
 from parlour.games.hanbok_runway.components import PACKAGE, build_components, load_components
+from parlour.games.hanbok_runway.shuffle import shuffle
 
 FILES = (
     "components.csv",
@@ -108,3 +110,18 @@ def test_token_influences_cross_check_is_optional() -> None:
             row["influence"] = "5"  # a designer gives orange a riskier spread
     comps = build(loaded)
     assert sorted(comps.token_values[comps.colours.index("orange")]) == [-3, -1, 1, 2, 3, 5]
+
+
+def test_shuffle_reaches_every_order_evenly() -> None:
+    counts: Counter[tuple[int, ...]] = Counter()
+    rng = Rng(5)
+    for _ in range(24_000):
+        items = [0, 1, 2, 3]
+        shuffle(rng, items)
+        counts[tuple(items)] += 1
+    assert len(counts) == 24
+    # each of the 24 orders expects 1000; 5 standard deviations is about 156
+    assert all(abs(n - 1000) < 160 for n in counts.values())
+    deck = list(range(30))
+    shuffle(rng, deck)
+    assert sorted(deck) == list(range(30)) and deck != list(range(30))

@@ -20,6 +20,7 @@ from typing import Any
 from parlour.engine import TERMINAL, Action, Event, Game, IllegalAction, Option, Rng, Score, State
 from parlour.games.hanbok_runway import scoring
 from parlour.games.hanbok_runway.components import MANNEQUIN, OVAL, SYMBOLS, Components, load_components
+from parlour.games.hanbok_runway.shuffle import shuffle
 
 COMPONENTS = load_components()
 
@@ -209,12 +210,12 @@ class HanbokRunwayState(State):
         state.start = state.active = rng.randrange(2) if chosen < 0 else chosen
         state.style_deck = list(comps.style_cards)
         state.fabric_deck = list(comps.fabric_cards)
-        rng.shuffle(state.style_deck)
-        rng.shuffle(state.fabric_deck)
+        shuffle(rng, state.style_deck)
+        shuffle(rng, state.fabric_deck)
         per_colour = comps.tokens_per_colour
         for colour, values in enumerate(comps.token_values):
             row = list(values)
-            rng.shuffle(row)
+            shuffle(rng, row)
             state.value[colour * per_colour : (colour + 1) * per_colour] = row
             for position, up in enumerate(comps.queue_face_up):
                 token = colour * per_colour + position
@@ -400,12 +401,12 @@ class HanbokRunwayState(State):
         if not self.style_deck and any(self.style_discard):
             self.style_deck = [s for s, n in enumerate(self.style_discard) for _ in range(n)]
             self.style_discard = [0] * len(self.style_discard)
-            self.rng.shuffle(self.style_deck)
+            shuffle(self.rng, self.style_deck)
             events.append(_reshuffle_event("style", len(self.style_deck)))
         if not self.fabric_deck and any(self.fabric_discard):
             self.fabric_deck = [k for k, n in enumerate(self.fabric_discard) for _ in range(n)]
             self.fabric_discard = [0] * len(self.fabric_discard)
-            self.rng.shuffle(self.fabric_deck)
+            shuffle(self.rng, self.fabric_deck)
             events.append(_reshuffle_event("fabric", len(self.fabric_deck)))
         return events
 
@@ -668,14 +669,14 @@ class HanbokRunwayState(State):
         """
         twin = self.clone()
         twin.rng = rng.spawn()
-        rng.shuffle(twin.style_deck)
-        rng.shuffle(twin.fabric_deck)
+        shuffle(rng, twin.style_deck)
+        shuffle(rng, twin.fabric_deck)
         per_colour = self.game.components.tokens_per_colour
         bit = 1 << seat
         for first in range(0, len(twin.value), per_colour):
             unknown = [t for t in range(first, first + per_colour) if not self.known[t] & bit]
             values = [twin.value[t] for t in unknown]
-            rng.shuffle(values)
+            shuffle(rng, values)
             for token, value in zip(unknown, values, strict=True):
                 twin.value[token] = value
         return twin
