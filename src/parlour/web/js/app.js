@@ -1,0 +1,34 @@
+// The page router: the lobby at /, a table at /?table=ID, the replay of a finished game at /?replay=ID.
+
+import { call } from "./api.js";
+import { clear, h } from "./dom.js";
+import { showLobby } from "./lobby.js";
+import { markdown } from "./markdown.js";
+import { showReplay } from "./replay.js";
+import { showTable } from "./table.js";
+
+/** Open the rules of a game in the dialog (one click from every page). */
+export async function openRules(game) {
+  const dialog = document.getElementById("rules-dialog");
+  const body = document.getElementById("rules-body");
+  body.innerHTML = "<p class='muted'>Loading the rules…</p>";
+  dialog.showModal();
+  try {
+    body.innerHTML = markdown(await call(`/api/games/${game}/rules`));
+  } catch (error) {
+    clear(body).append(h("p", { class: "error" }, error.message));
+  }
+}
+
+function route() {
+  const params = new URLSearchParams(location.search);
+  const app = document.getElementById("app");
+  if (params.get("table")) return showTable(app, params.get("table"));
+  if (params.get("replay")) return showReplay(app, params.get("replay"), Number(params.get("ply") || 0));
+  return showLobby(app);
+}
+
+route().catch((error) => {
+  const app = clear(document.getElementById("app"));
+  app.append(h("p", { class: "error", role: "alert" }, error.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+});

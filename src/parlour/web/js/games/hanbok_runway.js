@@ -1,0 +1,156 @@
+// Hanbok Runway: the six colour queues of fabric tokens (face down unless flipped or known to you),
+// each with its VP token and additional VP, both designers' tableaux (style symbols and fabric
+// cards) and the sets they made with the token each earned.
+//
+// Clicks: a style symbol of your tableau, then a fabric card, then the queue whose colour you earn;
+// a token to peek at or flip; a style symbol to discard. Drawing and passing are buttons.
+
+import { h, s, svg, target } from "../dom.js";
+
+const INK = { green: "#2e8b57", red: "#c0392b", blue: "#2a6fdb", orange: "#e67e22", black: "#2b2b2b", pink: "#e75480" };
+const SEAT_COLOURS = ["#1f6f8b", "#b5651d"];
+
+function shape(style, x, y, size, fill = "#fff") {
+  const c = x + size / 2;
+  const attrs = { fill, stroke: "#2b2622", "stroke-width": 2, "stroke-linejoin": "round" };
+  switch (style) {
+    case "oval": return s("ellipse", { cx: c, cy: y + size / 2, rx: size * 0.3, ry: size * 0.42, ...attrs });
+    case "triangle": return s("path", { d: `M${c} ${y + 4} L${x + size - 5} ${y + size - 4} L${x + 5} ${y + size - 4}Z`, ...attrs });
+    case "trapezoid": return s("path", { d: `M${x + size * 0.3} ${y + 6} H${x + size * 0.7} L${x + size - 4} ${y + size - 6} H${x + 4}Z`, ...attrs });
+    case "bell": return s("path", { d: `M${c} ${y + 4} C${x + size * 0.75} ${y + 4} ${x + size * 0.7} ${y + size * 0.6} ${x + size - 3} ${y + size - 5} H${x + 3} C${x + size * 0.3} ${y + size * 0.6} ${x + size * 0.25} ${y + 4} ${c} ${y + 4}Z`, ...attrs });
+    case "mannequin": return s("g", {}, s("circle", { cx: c, cy: y + size * 0.2, r: size * 0.13, ...attrs }),
+      s("path", { d: `M${c - size * 0.22} ${y + size * 0.38} H${c + size * 0.22} L${c + size * 0.12} ${y + size * 0.7} H${c - size * 0.12}Z M${c} ${y + size * 0.7} V${y + size - 3} M${c - size * 0.2} ${y + size - 3} H${c + size * 0.2}`, ...attrs }));
+    default: return s("rect", { x: x + 4, y: y + 4, width: size - 8, height: size - 8, ...attrs });
+  }
+}
+
+function token(t, x, y, r, viewer) {
+  const known = t.face_up || t.value !== null;
+  const mine = !t.face_up && t.value !== null;
+  const value = t.value === null ? "?" : (t.value > 0 ? `+${t.value}` : String(t.value));
+  const parts = [s("circle", { cx: x, cy: y, r, fill: t.face_up ? "#fff" : INK[t.colour], stroke: INK[t.colour], "stroke-width": 4 })];
+  if (known) parts.push(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": r * 0.9, "font-weight": 700, fill: t.face_up ? "#222" : "#fff", text: value }));
+  else parts.push(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": r * 0.8, fill: "#fff", text: "?" }));
+  if (mine) parts.push(s("circle", { cx: x + r * 0.75, cy: y - r * 0.75, r: 5, fill: "#ffd43b", stroke: "#222" }));
+  const words = t.face_up ? `face up, ${value}` : t.value !== null ? `face down, you know it is ${value}` : "face down";
+  const label = `${t.colour} token ${t.position} (${words})`;
+  return target(`tok:${t.colour}:${t.position}`, label, ...parts, s("circle", { class: "hit", cx: x, cy: y, r: r + 4 }));
+}
+
+function drawQueues(view) {
+  const rowH = 54;
+  const width = 640;
+  const parts = [s("rect", { x: 0, y: 0, width, height: rowH * 6 + 30, rx: 12, fill: "#f7efe2" })];
+  parts.push(s("text", { x: 12, y: 20, "font-size": 13, fill: "#6f655b", text: "Queues — tokens leave from position 1; a gold dot marks a face-down token you know" }));
+  view.colours.forEach((colour, row) => {
+    const y = 30 + row * rowH;
+    const cy = y + rowH / 2;
+    const queue = [s("rect", { x: 8, y: y + 4, width: width - 16, height: rowH - 8, rx: 10, fill: "#fff", stroke: INK[colour.colour], "stroke-width": 2 }),
+      s("text", { x: 20, y: cy + 5, "font-size": 15, "font-weight": 700, fill: INK[colour.colour], text: colour.colour })];
+    for (let p = 1; p <= 6; p++) queue.push(s("circle", { cx: 90 + (p - 1) * 62, cy, r: 19, fill: "none", stroke: "#d9cfc0", "stroke-dasharray": "3 3" }),
+      s("text", { x: 90 + (p - 1) * 62, y: y + 12, "text-anchor": "middle", "font-size": 9, fill: "#9a8f83", text: String(p) }));
+    parts.push(target(`queue:${colour.colour}`, `${colour.colour} queue: earn ${colour.colour}`, ...queue, s("rect", { class: "hit", x: 8, y: y + 4, width: 60, height: rowH - 8, rx: 10 })));
+    for (const t of colour.queue) parts.push(token(t, 90 + (t.position - 1) * 62, cy, 19, view.viewer));
+    const vx = 90 + 6 * 62 + 10;
+    parts.push(s("g", {}, s("title", { text: `${colour.colour} VP token: ${colour.vp_trophies} trophies, ${colour.additional_vp} additional` }),
+      s("path", { d: `M${vx} ${cy - 16} h28 v10 a14 14 0 0 1 -28 0z`, fill: "#f2c94c", stroke: "#8a6d1d", "stroke-width": 2 }),
+      s("rect", { x: vx + 9, y: cy + 6, width: 10, height: 8, fill: "#8a6d1d" }),
+      s("text", { x: vx + 14, y: cy - 3, "text-anchor": "middle", "font-size": 13, "font-weight": 700, text: String(colour.vp_trophies) }),
+      colour.additional_vp ? s("g", {}, s("circle", { cx: vx + 50, cy, r: 12, fill: "#fff3bf", stroke: "#8a6d1d" }),
+        s("text", { x: vx + 50, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `+${colour.additional_vp}` })) : null));
+  });
+  return svg(width, rowH * 6 + 34, "The six queues of fabric tokens", ...parts);
+}
+
+function fabricCard(fabric, x, y, w, hgt) {
+  const [a, b] = fabric.split("/");
+  return s("g", {}, s("rect", { x, y, width: w, height: hgt, rx: 6, fill: "#fff", stroke: "#2b2622", "stroke-width": 1.5 }),
+    s("path", { d: `M${x + 4} ${y + 4} H${x + w - 4} L${x + 4} ${y + hgt - 4}Z`, fill: INK[a] }),
+    s("path", { d: `M${x + w - 4} ${y + 4} V${y + hgt - 4} H${x + 4}Z`, fill: INK[b] }));
+}
+
+function drawDesigner(view, player, context) {
+  const own = player.seat === context.seat;
+  const styles = Object.entries(player.tableau.style);
+  const fabrics = Object.entries(player.tableau.fabric);
+  const width = 640;
+  const parts = [];
+  let x = 8;
+  parts.push(s("text", { x: 8, y: 16, "font-size": 12, fill: "#6f655b", text: `Tableau: ${player.cards} cards` }));
+  for (const [style, count] of styles) {
+    const card = [s("rect", { x, y: 24, width: 54, height: 72, rx: 6, fill: "#fffaf0", stroke: "#c9b99f" }), shape(style, x + 5, 34, 44),
+      s("text", { x: x + 27, y: 92, "text-anchor": "middle", "font-size": 11, text: `${style} ×${count}` }), s("rect", { class: "hit", x, y: 24, width: 54, height: 72, rx: 6 })];
+    parts.push(own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", {}, s("title", { text: `${style} ×${count}` }), ...card));
+    x += 60;
+  }
+  for (const [fabric, count] of fabrics) {
+    const card = [fabricCard(fabric, x, 24, 54, 72), s("text", { x: x + 27, y: 108, "text-anchor": "middle", "font-size": 10, text: `${fabric} ×${count}` }), s("rect", { class: "hit", x, y: 24, width: 54, height: 72, rx: 6 })];
+    parts.push(own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", {}, s("title", { text: `${fabric} ×${count}` }), ...card));
+    x += 60;
+  }
+  if (!styles.length && !fabrics.length) parts.push(s("text", { x: 8, y: 60, "font-size": 13, fill: "#6f655b", text: "no cards in the tableau" }));
+  parts.push(s("text", { x: 8, y: 132, "font-size": 12, fill: "#6f655b", text: `Sets: ${player.sets.length}` }));
+  player.sets.forEach((set, i) => {
+    const sx = 8 + i * 78;
+    parts.push(s("g", {}, s("title", { text: `set: ${set.style} + ${set.fabric}` }),
+      s("rect", { x: sx, y: 138, width: 34, height: 46, rx: 4, fill: "#fffaf0", stroke: "#c9b99f" }), shape(set.style, sx + 3, 144, 28),
+      fabricCard(set.fabric, sx + 36, 138, 34, 46)));
+    parts.push(token(set.token, sx + 35, 200, 15, view.viewer));
+  });
+  const height = 222;
+  const rows = Math.max(width, 8 + player.sets.length * 78, x + 10);
+  return svg(rows, height, `${context.names[player.seat]}'s tableau and sets`, ...parts);
+}
+
+export default {
+  colour(view, seat) {
+    return SEAT_COLOURS[seat];
+  },
+
+  draw(view, context) {
+    const decks = `Style deck ${view.style_deck} · fabric deck ${view.fabric_deck} · style discard ${Object.entries(view.style_discard).map(([k, n]) => `${k}×${n}`).join(", ") || "empty"} · fabric discard ${Object.values(view.fabric_discard).reduce((a, b) => a + b, 0)} · additional VP supply ${view.additional_vp_supply}`;
+    const mats = view.players.map((player) => h("div", { class: "mat" },
+      h("h3", { style: `color:${SEAT_COLOURS[player.seat]}` }, `${context.names[player.seat]}${player.seat === context.seat ? " — you" : ""}${player.seat === view.to_move ? " — to move" : ""}`),
+      drawDesigner(view, player, context)));
+    return h("div", { class: "hanbok" },
+      h("p", { class: "muted" }, `Turn ${view.turns_played + 1} · phase: ${view.phase}${view.end_triggered ? " · the end is triggered" : ""}${view.oval_colour ? ` · oval: ${view.oval_colour}` : ""}`),
+      drawQueues(view), h("p", { class: "muted" }, decks), h("div", { class: "mats" }, ...mats));
+  },
+
+  keys(action) {
+    switch (action.kind) {
+      case "set": return [`style:${action.style}`, `fabric:${action.fabric}`, `queue:${action.colour}`];
+      case "peek": case "flip": return [`tok:${action.colour}:${action.position}`];
+      case "discard": return [`style:${action.style}`];
+      default: return [];
+    }
+  },
+
+  describe(key) {
+    const [kind, a, b] = key.split(":");
+    if (kind === "style") return `the ${a} style`;
+    if (kind === "fabric") return `the ${a} fabric`;
+    if (kind === "queue") return `earn ${a}`;
+    if (kind === "tok") return `${a} token ${b}`;
+    return key;
+  },
+
+  prompt(view, legal) {
+    const kinds = new Set(legal.map((a) => a.kind));
+    if (kinds.has("draw")) return "choose how many style and fabric cards to draw.";
+    if (kinds.has("peek") || kinds.has("flip")) return "click a face-down token to peek at or to flip.";
+    if (kinds.has("set")) return "make a set: a style of your tableau, a fabric card, then the queue to earn from — or pass.";
+    if (kinds.has("discard")) return "choose a style card to discard.";
+    return "choose a move.";
+  },
+
+  guess(key, picker) {
+    const [style, fabric] = picker.selection;
+    if (key.startsWith("queue:") && style && fabric) return `set ${style.slice(6)} + ${fabric.slice(7)}, earn ${key.slice(6)}`;
+    if (key.startsWith("tok:")) {
+      const [, colour, position] = key.split(":");
+      return `peek at ${colour} ${position}`;
+    }
+    return null;
+  },
+};

@@ -1,0 +1,202 @@
+// Hatairo: the market rows of flag cards (only the rightmost of a row can be taken), the motif
+// supply, and each player's gallery grid with its motif spaces, topography row, palette of
+// pigments and atelier. A flag card is drawn as bands of the pigments it needs, with its VP and
+// bonus pigment.
+//
+// Clicks: a flag card, then where it goes (palette to gain it, atelier to reserve it, gallery to
+// complete it); a gallery cell to place the flag being completed; a motif, then its space; a
+// topography tile, then its column; a palette pigment to discard. Payments are buttons.
+
+import { gameData } from "../api.js";
+import { h, s, svg, target } from "../dom.js";
+
+const PIGMENT = { Red: "#d62828", Orange: "#f77f00", Yellow: "#fcbf49", Green: "#2a9d8f", Cyan: "#4cc9f0", Blue: "#1d4ed8", Black: "#222", Others: "#b5838d" };
+const SEATS = { Red: "#d62828", Yellow: "#e0a100", Blue: "#1d4ed8", Green: "#2a9d8f" };
+const CARD_W = 96;
+const CARD_H = 66;
+let FLAGS = {};
+
+function flagCard(name, x, y, { dim = false } = {}) {
+  const flag = FLAGS[name];
+  const parts = [s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 6, fill: "#fff", stroke: "#8a7f72", "stroke-width": 1.5 })];
+  if (flag) {
+    const bands = flag.required_pigments.split("|");
+    const bw = (CARD_W - 12) / bands.length;
+    bands.forEach((pigment, i) => parts.push(s("rect", { x: x + 6 + i * bw, y: y + 6, width: bw, height: 30, fill: PIGMENT[pigment] || "#ccc" })));
+    parts.push(s("rect", { x: x + 6, y: y + 6, width: CARD_W - 12, height: 30, fill: "none", stroke: "#0003" }));
+    parts.push(s("circle", { cx: x + CARD_W - 12, cy: y + 48, r: 7, fill: PIGMENT[flag.bonus_pigment], stroke: "#0006" }));
+    parts.push(s("text", { x: x + 8, y: y + 52, "font-size": 12, "font-weight": 700, fill: "#2b2622", text: `${flag.vp} VP` }));
+    parts.push(s("text", { x: x + 40, y: y + 52, "font-size": 9, fill: "#6f655b", text: flag.topography }));
+  }
+  parts.push(s("text", { x: x + CARD_W / 2, y: y + CARD_H - 4, "text-anchor": "middle", "font-size": name.length > 16 ? 8 : 10, fill: "#2b2622", text: name.length > 22 ? name.slice(0, 21) + "…" : name }));
+  parts.push(s("rect", { class: "hit", x: x - 2, y: y - 2, width: CARD_W + 4, height: CARD_H + 4, rx: 8 }));
+  const words = flag ? `${name}: needs ${flag.required_pigments.replaceAll("|", ", ")}; ${flag.vp} VP; bonus ${flag.bonus_pigment}; ${flag.topography}, ${flag.continent}; ${flag.features.replaceAll("|", ", ")}` : name;
+  return target(`flag:${name}`, words, ...parts, dim ? s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 6, fill: "#fff", "fill-opacity": 0.35 }) : null);
+}
+
+function motifTile(design, x, y, key, w = 86, label) {
+  const parts = [s("rect", { x, y, width: w, height: 40, rx: 8, fill: design ? "#efe3ff" : "#faf7f2", stroke: design ? "#6a4c93" : "#c9b99f", "stroke-dasharray": design ? "" : "4 3" }),
+    s("text", { x: x + w / 2, y: y + 24, "text-anchor": "middle", "font-size": 10, fill: design ? "#3c2a57" : "#9a8f83", text: design || "motif" }),
+    s("rect", { class: "hit", x: x - 2, y: y - 2, width: w + 4, height: 44, rx: 9 })];
+  return key ? target(key, label || design || "empty motif space", ...parts) : s("g", {}, ...parts);
+}
+
+function drawMarket(view) {
+  const width = 16 + 5 * (CARD_W + 8) + 220;
+  const rows = view.market;
+  const height = 30 + rows.length * (CARD_H + 10) + 10;
+  const parts = [s("rect", { x: 0, y: 0, width, height, rx: 12, fill: "#f7efe2" }),
+    s("text", { x: 10, y: 20, "font-size": 13, fill: "#6f655b", text: `Market — take the rightmost card of a row · flag supply ${view.flag_supply} · pigment supply ${view.pigment_supply}` })];
+  rows.forEach((row, r) => {
+    const y = 30 + r * (CARD_H + 10);
+    parts.push(s("text", { x: 8, y: y + CARD_H / 2 + 4, "font-size": 11, fill: "#6f655b", text: `${r + 1}` }));
+    row.forEach((name, i) => parts.push(flagCard(name, 20 + i * (CARD_W + 8), y, { dim: i !== row.length - 1 })));
+  });
+  const mx = 20 + 5 * (CARD_W + 8);
+  parts.push(s("text", { x: mx, y: 44, "font-size": 12, "font-weight": 700, text: `Motif supply (piles ${view.motif_piles.join(" / ")})` }));
+  view.motif_supply.forEach((design, i) => parts.push(motifTile(design, mx + (i % 2) * 96, 52 + Math.floor(i / 2) * 48, `motif:${design}`, 90, `motif ${design}`)));
+  return svg(width, height, "The market and the motif supply", ...parts);
+}
+
+function drawMat(view, player, context) {
+  const gallery = player.gallery;
+  const columns = gallery[0].length;
+  const left = 100;
+  const top = 56;
+  const cell = CARD_W + 8;
+  const gridH = gallery.length * (CARD_H + 8);
+  const parts = [];
+  const own = player.seat === context.seat;
+  const spaces = Object.entries(player.motifs);
+  spaces.forEach(([name, design], index) => {
+    const x = index < columns ? left + index * cell : 6;
+    const y = index < columns ? 8 : top + (index - columns) * (CARD_H + 8) + 12;
+    parts.push(motifTile(design, x, y, own ? `space:${index}` : null, index < columns ? CARD_W : 88, `${name}${design ? `: ${design}` : " (empty)"}`));
+  });
+  gallery.forEach((row, r) => row.forEach((name, c) => {
+    const x = left + c * cell;
+    const y = top + r * (CARD_H + 8);
+    if (name) parts.push(flagCard(name, x, y));
+    else {
+      const slot = [s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 6, fill: "#faf7f2", stroke: "#c9b99f", "stroke-dasharray": "4 3" }),
+        s("text", { x: x + CARD_W / 2, y: y + CARD_H / 2 + 4, "text-anchor": "middle", "font-size": 10, fill: "#b0a594", text: `row ${r + 1} col ${c + 1}` }),
+        s("rect", { class: "hit", x: x - 2, y: y - 2, width: CARD_W + 4, height: CARD_H + 4, rx: 8 })];
+      parts.push(own ? target(`cell:${r}:${c}`, `gallery row ${r + 1} column ${c + 1}`, ...slot) : s("g", {}, ...slot));
+    }
+  }));
+  const ty = top + gridH + 4;
+  (player.topography || Array(columns).fill(null)).forEach((topo, c) => {
+    const x = left + c * cell;
+    const tile = [s("rect", { x, y: ty, width: CARD_W, height: 26, rx: 5, fill: topo ? "#d8f3dc" : "#faf7f2", stroke: topo ? "#2d6a4f" : "#c9b99f", "stroke-dasharray": topo ? "" : "4 3" }),
+      s("text", { x: x + CARD_W / 2, y: ty + 17, "text-anchor": "middle", "font-size": 11, fill: "#2d6a4f", text: topo || "topography" }),
+      s("rect", { class: "hit", x: x - 2, y: ty - 2, width: CARD_W + 4, height: 30, rx: 6 })];
+    parts.push(own ? target(`tcol:${c}`, `topography under column ${c + 1}`, ...tile) : s("g", {}, ...tile));
+  });
+  // The palette: one chip per pigment, then the atelier of reserved flags.
+  const py = ty + 40;
+  const palette = [s("rect", { x: 6, y: py, width: left + columns * cell - 10, height: 50, rx: 10, fill: "#fff8e7", stroke: "#d4a373" }),
+    s("text", { x: 14, y: py + 16, "font-size": 11, "font-weight": 700, text: `Palette ${player.pigments ?? "?"}/10` }),
+    s("rect", { class: "hit", x: 4, y: py - 2, width: left + columns * cell - 6, height: 54, rx: 11 })];
+  parts.push(own ? target("area:palette", "your palette (gain a flag as a pigment)", ...palette) : s("g", {}, ...palette));
+  let px = 110;
+  for (const [pigment, count] of Object.entries(player.palette || {})) {
+    for (let k = 0; k < count; k++) {
+      const chip = [s("circle", { cx: px, cy: py + 25, r: 11, fill: PIGMENT[pigment], stroke: "#0007", "stroke-width": 1.5 }), s("circle", { class: "hit", cx: px, cy: py + 25, r: 14 })];
+      parts.push(own ? target(`pig:${pigment}`, `${pigment} pigment`, ...chip) : s("g", {}, s("title", { text: pigment }), ...chip));
+      px += 26;
+    }
+  }
+  const ay = py + 60;
+  const atelierW = left + columns * cell - 10;
+  const atelier = [s("rect", { x: 6, y: ay, width: atelierW, height: CARD_H + 30, rx: 10, fill: "#eef4fb", stroke: "#7da0c4" }),
+    s("text", { x: 14, y: ay + 16, "font-size": 11, "font-weight": 700, text: "Atelier (reserved flags)" }),
+    s("rect", { class: "hit", x: 4, y: ay - 2, width: atelierW + 4, height: CARD_H + 34, rx: 11 })];
+  parts.push(own ? target("area:atelier", "your atelier (reserve a flag)", ...atelier) : s("g", {}, ...atelier));
+  (player.atelier || []).forEach((name, i) => parts.push(flagCard(name, 14 + i * (CARD_W + 8), ay + 24)));
+  let height = ay + CARD_H + 40;
+  const hand = player.hand || [];
+  if (hand.length) {
+    parts.push(s("text", { x: 10, y: height + 14, "font-size": 12, "font-weight": 700, text: "Your hand (set-up)" }));
+    hand.forEach((name, i) => parts.push(flagCard(name, 10 + (i % 5) * (CARD_W + 8), height + 22 + Math.floor(i / 5) * (CARD_H + 8))));
+    height += 30 + Math.ceil(hand.length / 5) * (CARD_H + 8);
+  }
+  if (player.setup) parts.push(s("text", { x: left, y: height - 10, "font-size": 12, fill: "#6f655b", text: `Set-up ${player.setup}` }));
+  const width = Math.max(left + columns * cell + 4, 10 + 5 * (CARD_W + 8));
+  return svg(width, height + 6, `${context.names[player.seat]}'s gallery, palette and atelier`, ...parts);
+}
+
+export default {
+  async prepare(summary) {
+    const rows = await gameData(summary.game, "flags.csv");
+    FLAGS = Object.fromEntries(rows.map((row) => [row.name, row]));
+  },
+
+  colour(view, seat) {
+    return SEATS[view.players[seat].colour];
+  },
+
+  draw(view, context) {
+    const notes = [];
+    if (view.completing) {
+      const unpaid = Object.entries(view.completing.unpaid).map(([c, n]) => `${c}×${n}`).join(", ");
+      notes.push(`Completing ${view.completing.flag}${unpaid ? ` — still to pay: ${unpaid}` : ""}`);
+    }
+    if (view.bonus_choice) notes.push(`Bonus pigments: ${view.bonus_choice.bonuses.join(", ")} (take ${view.bonus_choice.can_take})`);
+    const mats = view.players.map((player) => h("div", { class: "mat" },
+      h("h3", { style: `color:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${player.flags_completed} flags`),
+      drawMat(view, player, context)));
+    return h("div", { class: "hatairo" },
+      h("p", { class: "muted" }, `Phase: ${view.phase}${view.end_triggered_by >= 0 ? ` · the end is triggered by seat ${view.end_triggered_by}` : ""}`),
+      notes.length ? h("p", { class: "turn" }, notes.join(" · ")) : null,
+      drawMarket(view), h("div", { class: "mats" }, ...mats));
+  },
+
+  keys(action) {
+    switch (action.kind) {
+      case "keep_palette": case "gain": return [`flag:${action.flag}`, "area:palette"];
+      case "keep_atelier": case "reserve": return [`flag:${action.flag}`, "area:atelier"];
+      case "draft": case "complete": return [`flag:${action.flag}`];
+      case "place": return [`cell:${action.row}:${action.column}`];
+      case "topography": return [`topo:${action.topography}`, `tcol:${action.column}`];
+      case "motif": return [`motif:${action.motif}`, `space:${action.space}`];
+      case "discard": return [`pig:${action.pigment}`];
+      default: return [];
+    }
+  },
+
+  describe(key) {
+    const [kind, a, b] = key.split(":");
+    if (kind === "flag") return a;
+    if (kind === "area") return `your ${a}`;
+    if (kind === "cell") return `gallery row ${Number(a) + 1} column ${Number(b) + 1}`;
+    if (kind === "topo") return `a ${a} topography tile`;
+    if (kind === "tcol") return `under column ${Number(a) + 1}`;
+    if (kind === "motif") return `the ${a} motif`;
+    if (kind === "space") return `motif space ${Number(a) + 1}`;
+    if (kind === "pig") return `a ${a} pigment`;
+    return key;
+  },
+
+  prompt(view, legal) {
+    const kinds = new Set(legal.map((a) => a.kind));
+    if (kinds.has("keep_palette")) return "click a flag of your hand, then your palette or your atelier.";
+    if (kinds.has("draft")) return "draft a flag from your hand.";
+    if (kinds.has("topography")) return "choose a topography tile, then the column it goes under.";
+    if (kinds.has("place")) return "click the gallery cell for the flag.";
+    if (kinds.has("pay") || kinds.has("pay_pair") || kinds.has("spare")) return "choose how to pay the flag's pigments.";
+    if (kinds.has("motif")) return "choose a motif, then its space on your gallery.";
+    if (kinds.has("discard")) return "your palette is over its limit: click a pigment to discard.";
+    return "take the rightmost flag of a market row (then palette or atelier), complete a flag, or start the motif phase.";
+  },
+
+  guess(key, picker) {
+    const [first] = picker.selection;
+    if (key.startsWith("flag:") && !first) return `complete ${key.slice(5)}`;
+    if (first && first.startsWith("flag:") && key === "area:atelier") return `reserve ${first.slice(5)}`;
+    if (key.startsWith("cell:")) {
+      const [, r, c] = key.split(":");
+      return `place at row ${Number(r) + 1} column ${Number(c) + 1}`;
+    }
+    return null;
+  },
+};

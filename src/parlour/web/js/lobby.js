@@ -1,0 +1,180 @@
+// The lobby: create a table (game, players, options, who sits where), copy its invite link,
+// and see open, running and finished tables to join, watch or replay.
+
+import { call, games, saveSeat } from "./api.js";
+import { clear, h } from "./dom.js";
+import { openRules } from "./app.js";
+
+const STRENGTHS = [
+  ["human", "a person"],
+  ["random", "bot: random (instant)"],
+  ["greedy", "bot: greedy"],
+  ["mcts:iterations=200", "bot: MCTS, 200 iterations"],
+  ["mcts:iterations=1000", "bot: MCTS, 1000 iterations (strong)"],
+];
+
+function optionField(option) {
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.choices) {
+    input = h("select", { id, name: option.name },
+      ...option.choices.map((c) => h("option", { value: String(c), selected: c === option.default }, String(c))));
+  } else if (option.type === "bool") {
+    input = h("input", { id, name: option.name, type: "checkbox", checked: option.default === true });
+  } else if (option.type === "int") {
+    input = h("input", { id, name: option.name, type: "number", value: option.default, min: option.minimum, max: option.maximum });
+  } else {
+    input = h("input", { id, name: option.name, type: "text", value: option.default });
+  }
+  input.dataset.type = option.type;
+  return h("div", { class: "field" }, h("label", { for: id }, option.name), input, h("small", { class: "muted" }, option.help || ""));
+}
+
+function readOptions(form, game) {
+  const options = {};
+  for (const option of game.options) {
+    if (option.name === "players") continue;
+    const input = form.querySelector(`[name="${option.name}"]`);
+    let value;
+    if (option.type === "bool") value = input.checked;
+    else if (option.type === "int") value = Number(input.value);
+    else value = input.value;
+    if (value !== option.default) options[option.name] = value;
+  }
+  return options;
+}
+
+function seatRows(container, count) {
+  const old = [...container.querySelectorAll("select")].map((s) => s.value);
+  clear(container);
+  for (let seat = 0; seat < count; seat++) {
+    const value = old[seat] || (seat === 0 ? "human" : "random");
+    const select = h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
+      ...STRENGTHS.map(([spec, text]) => h("option", { value: spec, selected: spec === value }, text)));
+    container.append(h("div", { class: "field seat-row" }, h("label", { for: `seat-${seat}` }, `Seat ${seat + 1}`), select));
+  }
+}
+
+function createForm(list, onCreated) {
+  const form = h("form", { class: "card create", "aria-label": "Create a table" });
+  const gameSelect = h("select", { id: "game", name: "game" },
+    ...list.map((g) => h("option", { value: g.name }, g.title)));
+  const players = h("select", { id: "players", name: "players" });
+  const options = h("div", { class: "options" });
+  const seats = h("div", { class: "seats" });
+  const summary = h("p", { class: "muted summary" });
+  const name = h("input", { id: "your-name", name: "name", type: "text", value: localStorage.getItem("parlour.name") || "", placeholder: "your name", required: true, maxlength: 40 });
+  const status = h("p", { class: "status", role: "status" });
+  const rules = h("button", { type: "button", class: "link" }, "Rules");
+
+  const current = () => list.find((g) => g.name === gameSelect.value);
+  function refreshGame() {
+    const game = current();
+    summary.textContent = game.summary;
+    clear(players).append(...game.players.map((n) => h("option", { value: n }, `${n} players`)));
+    clear(options).append(...game.options.filter((o) => o.name !== "players").map(optionField));
+    seatRows(seats, Number(players.value));
+  }
+  gameSelect.addEventListener("change", refreshGame);
+  players.addEventListener("change", () => seatRows(seats, Number(players.value)));
+  rules.addEventListener("click", () => openRules(gameSelect.value));
+
+  form.append(
+    h("h2", {}, "New table"),
+    h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect, rules),
+    summary,
+    h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
+    h("details", {}, h("summary", {}, "Options"), options),
+    h("fieldset", {}, h("legend", {}, "Seats: people or bots"), seats),
+    h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
+    h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
+    status,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const game = current();
+    const seatSpecs = [...seats.querySelectorAll("select")].map((s) => s.value);
+    status.textContent = "Creating…";
+    try {
+      const table = await call("/api/tables", {
+        method: "POST",
+        body: { game: game.name, seats: seatSpecs, options: { players: Number(players.value), ...readOptions(form, game) } },
+      });
+      localStorage.setItem("parlour.name", name.value);
+      if (seatSpecs.includes("human")) {
+        const seat = await call(`/api/tables/${table.id}/join`, { method: "POST", body: { name: name.value } });
+        saveSeat(table.id, { token: seat.token, seat: seat.seat, name: seat.name });
+      }
+      status.textContent = "";
+      onCreated(table);
+    } catch (error) {
+      status.textContent = error.message;
+      status.classList.add("error");
+    }
+  });
+  refreshGame();
+  return form;
+}
+
+function seatsText(table) {
+  return table.seats.map((s) => (s.kind === "bot" ? `🤖 ${s.agent}` : s.taken ? `👤 ${s.name}` : "◌ free")).join(" · ");
+}
+
+function tableRow(table) {
+  const actions = [];
+  if (table.status === "finished") {
+    actions.push(h("a", { class: "button", href: `/?replay=${table.id}` }, "Replay"));
+  } else {
+    if (table.status === "open") actions.push(h("a", { class: "button primary", href: `/?table=${table.id}` }, "Join"));
+    actions.push(h("a", { class: "button", href: `/?table=${table.id}&watch=1` }, "Watch"));
+  }
+  const result = table.result ? ` — winner${table.result.winners.length > 1 ? "s" : ""}: seat ${table.result.winners.map((w) => w + 1).join(", ")}` : "";
+  return h("li", { class: "table-row", "data-table": table.id },
+    h("div", {}, h("strong", {}, table.title), ` · ${table.status}${result}`, h("br"), h("small", { class: "muted" }, seatsText(table))),
+    h("div", { class: "row-actions" }, ...actions));
+}
+
+async function refreshTables(container) {
+  const [live, finished] = await Promise.all([call("/api/tables"), call("/api/tables?status=finished")]);
+  clear(container).append(
+    h("h2", {}, "Open and running tables"),
+    live.length ? h("ul", { class: "tables" }, ...live.map(tableRow)) : h("p", { class: "muted" }, "No table yet: create one."),
+    h("h2", {}, "Finished games"),
+    finished.length ? h("ul", { class: "tables" }, ...finished.slice(0, 20).map(tableRow)) : h("p", { class: "muted" }, "None yet."),
+  );
+}
+
+function created(panel, table) {
+  const link = h("input", { type: "text", readonly: true, value: table.invite_url, id: "invite-link", "aria-label": "Invite link" });
+  const copy = h("button", { type: "button", id: "copy-invite" }, "Copy invite link");
+  copy.addEventListener("click", async () => {
+    link.select();
+    try {
+      await navigator.clipboard.writeText(table.invite_url);
+      copy.textContent = "Copied";
+    } catch {
+      copy.textContent = "Select the link and copy it";
+    }
+  });
+  clear(panel).append(
+    h("h2", {}, `Table ${table.id} is ready`),
+    h("p", {}, "Share this link with the people you invited:"),
+    h("div", { class: "field" }, link, copy),
+    h("a", { class: "button primary", id: "go-table", href: `/?table=${table.id}` }, "Go to the table"),
+  );
+}
+
+export async function showLobby(app) {
+  document.title = "parlour — lobby";
+  const list = await games();
+  const tables = h("section", { class: "card tables-card", "aria-live": "polite" });
+  const made = h("section", { class: "card made", hidden: true });
+  const form = createForm(list, (table) => {
+    made.hidden = false;
+    created(made, table);
+    refreshTables(tables);
+  });
+  clear(app).append(h("div", { class: "lobby" }, h("div", {}, form, made), tables));
+  await refreshTables(tables);
+  const timer = setInterval(() => (document.body.contains(tables) ? refreshTables(tables).catch(() => {}) : clearInterval(timer)), 5000);
+}

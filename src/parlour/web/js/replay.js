@@ -1,0 +1,72 @@
+// The replay viewer: step through a finished game move by move, with the log and the final scores.
+
+import { call } from "./api.js";
+import { clear, h } from "./dom.js";
+import { openRules } from "./app.js";
+import { loadModule } from "./games/index.js";
+import { logEntry, seatName } from "./table.js";
+import { scoreTable } from "./scores.js";
+
+const COLOURS = ["#d4a017", "#7b3fa0", "#2a7ab9", "#c0392b", "#2e8b57", "#555"];
+
+export async function showReplay(app, tableId, startPly) {
+  const summary = await call(`/api/tables/${tableId}`);
+  if (summary.status !== "finished") {
+    location.replace(`/?table=${tableId}`);
+    return;
+  }
+  document.title = `parlour — replay of ${summary.title}`;
+  const module = await loadModule(summary.game);
+  await (module.prepare ? module.prepare(summary) : null);
+  const log = await call(`/api/tables/${tableId}/log`);
+  const plies = log.steps.length;
+  const seats = summary.seats;
+  let ply = Math.max(0, Math.min(plies, startPly));
+
+  const board = h("div", { class: "board-area", id: "board" });
+  const where = h("p", { class: "turn", id: "ply", role: "status", "aria-live": "polite" });
+  const slider = h("input", { type: "range", min: 0, max: plies, value: ply, id: "ply-slider", "aria-label": "Move number" });
+  const entries = log.steps.map((step, i) => {
+    const entry = logEntry(seats, step);
+    entry.dataset.ply = String(i + 1);
+    entry.tabIndex = 0;
+    entry.addEventListener("click", () => go(i + 1));
+    entry.addEventListener("keydown", (e) => e.key === "Enter" && go(i + 1));
+    return entry;
+  });
+  const list = h("ol", { class: "log replay-log", id: "log" }, ...entries);
+  const button = (id, text, to) => h("button", { type: "button", id, onclick: () => go(to()) }, text);
+
+  let pending = 0;
+  async function go(target) {
+    ply = Math.max(0, Math.min(plies, target));
+    slider.value = ply;
+    const asked = ++pending;
+    const position = await call(`/api/tables/${tableId}/replay/${ply}`);
+    if (asked !== pending) return;
+    const context = { seat: null, seats, colours: COLOURS, names: seats.map((_, i) => seatName(seats, i)), toMove: position.to_move };
+    clear(board).append(module.draw(position.view, context));
+    const step = position.step;
+    where.textContent = ply === 0 ? `Start of the game (${plies} moves)` : `Move ${ply} of ${plies}: ${seatName(seats, step.actor)} — ${step.label}`;
+    for (const entry of entries) entry.classList.toggle("current", Number(entry.dataset.ply) === ply);
+    if (ply > 0) entries[ply - 1].scrollIntoView({ block: "nearest" });
+    history.replaceState(null, "", `/?replay=${tableId}&ply=${ply}`);
+  }
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target !== slider) return;
+    if (event.key === "ArrowRight") go(ply + 1);
+    else if (event.key === "ArrowLeft") go(ply - 1);
+  });
+
+  clear(app).append(h("div", { class: "table-page" },
+    h("section", { class: "play" },
+      h("div", { class: "bar" }, h("h1", {}, `Replay: ${summary.title}`), h("button", { type: "button", onclick: () => openRules(summary.game) }, "Rules")),
+      where, board,
+      h("div", { class: "controls" },
+        button("first", "⏮ Start", () => 0), button("prev", "◀ Back", () => ply - 1),
+        slider, button("next", "Next ▶", () => ply + 1), button("last", "End ⏭", () => plies)),
+      h("section", { class: "card result" }, scoreTable(summary.result, seats))),
+    h("aside", { class: "side" }, h("h2", {}, "Moves"), list)));
+  await go(ply);
+}

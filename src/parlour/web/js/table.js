@@ -1,0 +1,345 @@
+// A table: the board drawn by the game's module, the move picker, the list of legal moves, the
+// players, the game log, hints, and the final scores. Talks to the server over the table's websocket.
+
+import { call, savedSeat, saveSeat } from "./api.js";
+import { cap, clear, h } from "./dom.js";
+import { openRules } from "./app.js";
+import { loadModule } from "./games/index.js";
+import { Picker } from "./picker.js";
+import { scoreTable } from "./scores.js";
+
+const COLOURS = ["#d4a017", "#7b3fa0", "#2a7ab9", "#c0392b", "#2e8b57", "#555"];
+
+export function seatName(seats, index) {
+  const seat = seats && seats[index];
+  if (!seat) return `seat ${index}`;
+  return seat.kind === "bot" ? `${seat.agent} (seat ${index})` : `${seat.name || "free seat"} (seat ${index})`;
+}
+
+/** One log entry: who moved, what (when they may know), and what happened, in words. */
+export function logEntry(seats, step) {
+  const who = step.actor >= 0 ? seatName(seats, step.actor) : "the game";
+  const item = h("li", {}, h("strong", {}, who), step.label ? `: ${step.label}` : " moved");
+  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label);
+  if (texts.length) item.append(h("ul", {}, ...texts.map((t) => h("li", {}, t))));
+  return item;
+}
+
+async function joinForm(app, tableId, summary) {
+  const free = summary.seats.filter((s) => !s.taken);
+  const name = h("input", { id: "join-name", type: "text", required: true, maxlength: 40, value: localStorage.getItem("parlour.name") || "" });
+  const seat = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+  const status = h("p", { class: "status", role: "status" });
+  const form = h("form", { class: "card join" },
+    h("h2", {}, `Join ${summary.title}`),
+    h("p", {}, "Seats: ", summary.seats.map((s) => (s.kind === "bot" ? `🤖 ${s.agent}` : s.taken ? `👤 ${s.name}` : "◌ free")).join(" · ")),
+    h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
+    h("div", { class: "field" }, h("label", { for: "join-seat" }, "Seat"), seat),
+    h("button", { type: "submit", class: "primary", id: "join" }, "Take the seat"),
+    " ",
+    h("a", { class: "button", href: `/?table=${tableId}&watch=1` }, "Just watch"),
+    status);
+  clear(app).append(form);
+  name.focus();
+  return new Promise((resolve) => {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const taken = await call(`/api/tables/${tableId}/join`, { method: "POST", body: { name: name.value, seat: Number(seat.value) } });
+        localStorage.setItem("parlour.name", name.value);
+        const held = { token: taken.token, seat: taken.seat, name: taken.name };
+        saveSeat(tableId, held);
+        resolve(held);
+      } catch (error) {
+        status.textContent = error.message;
+        status.classList.add("error");
+      }
+    });
+  });
+}
+
+export async function showTable(app, tableId) {
+  const watch = new URLSearchParams(location.search).get("watch") === "1";
+  let summary = await call(`/api/tables/${tableId}`);
+  let held = watch ? null : savedSeat(tableId);
+  if (!held && !watch && summary.status === "open") held = await joinForm(app, tableId, summary);
+  if (summary.status === "finished" && !held) {
+    location.replace(`/?replay=${tableId}`);
+    return;
+  }
+  const module = await loadModule(summary.game);
+  await (module.prepare ? module.prepare(summary) : null);
+  new TablePage(app, summary, held, module).start();
+}
+
+class TablePage {
+  constructor(app, summary, held, module) {
+    this.app = app;
+    this.summary = summary;
+    this.held = held;
+    this.module = module;
+    this.seat = held ? held.seat : null;
+    this.version = -1;
+    this.message = null;
+    this.picker = new Picker(module, (action) => this.play(action));
+    this.build();
+  }
+
+  build() {
+    const game = this.summary.game;
+    document.title = `parlour — ${this.summary.title}`;
+    this.status = h("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
+    this.explain = h("p", { class: "explain", id: "explain", role: "alert" });
+    this.board = h("div", { class: "board-area", id: "board" });
+    this.choices = h("div", { class: "choices", id: "choices", "aria-label": "Moves that are not on the board" });
+    this.backButton = h("button", { type: "button", id: "back", onclick: () => this.back() }, "← Back");
+    this.moveSelect = h("select", { id: "moves", "aria-label": "Every legal move" });
+    this.playButton = h("button", { type: "button", id: "play-move", class: "primary", onclick: () => this.playSelected() }, "Play");
+    this.hintButton = h("button", { type: "button", id: "hint", onclick: () => this.hint() }, "Hint");
+    this.hintText = h("pre", { class: "hint", id: "hint-text", hidden: true });
+    this.players = h("div", { class: "players", id: "players" });
+    this.result = h("section", { class: "card result", id: "result", hidden: true });
+    this.log = h("ol", { class: "log", id: "log", "aria-live": "polite" });
+    const rules = h("button", { type: "button", id: "rules", onclick: () => openRules(game) }, "Rules");
+    const invite = h("button", { type: "button", id: "invite", onclick: () => this.copyInvite(invite) }, "Invite link");
+
+    clear(this.app).append(
+      h("div", { class: "table-page" },
+        h("section", { class: "play" },
+          h("div", { class: "bar" }, h("h1", {}, this.summary.title), rules, invite),
+          this.status, this.board, this.explain,
+          h("div", { class: "controls" }, this.backButton, this.choices),
+          h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton, this.hintButton),
+          this.hintText, this.result),
+        h("aside", { class: "side" }, this.players, h("h2", {}, "Game log"), this.log)));
+
+    this.board.addEventListener("click", (event) => this.boardClick(event));
+    this.board.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        const target = event.target.closest("[data-key]");
+        if (target) {
+          event.preventDefault();
+          this.boardClick(event);
+        }
+      }
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && !document.getElementById("rules-dialog").open) this.back();
+    });
+  }
+
+  start() {
+    this.loadLog();
+    this.connect();
+  }
+
+  async loadLog() {
+    try {
+      const log = await call(`/api/tables/${this.summary.id}/log`, { token: this.held && this.held.token });
+      this.loggedUpTo = log.version;
+      clear(this.log).append(...log.steps.map((step) => logEntry(this.seats(), step)));
+      this.log.scrollTop = this.log.scrollHeight;
+    } catch (error) {
+      this.showExplain(error.message);
+    }
+  }
+
+  seats() {
+    return (this.message && this.message.seats) || this.summary.seats;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/tables/${this.summary.id}/ws`);
+    this.socket = socket;
+    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "hello", token: this.held ? this.held.token : undefined })));
+    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      if (this.socket === socket && document.body.contains(this.board)) setTimeout(() => this.connect(), 1000);
+    });
+  }
+
+  receive(message) {
+    if (message.type === "error") {
+      this.showExplain(message.message);
+      if (message.code === "bad_token") {
+        localStorage.removeItem(`parlour.seat.${this.summary.id}`);
+        this.held = null;
+        this.seat = null;
+      }
+      return;
+    }
+    if (message.type !== "sync" && message.type !== "update") return;
+    if (message.version < this.version) return;
+    if (message.type === "update" && (this.loggedUpTo === undefined || message.version > this.loggedUpTo)) {
+      this.log.append(logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events }));
+      this.log.scrollTop = this.log.scrollHeight;
+    }
+    this.message = { ...message, seats: message.seats || (this.message && this.message.seats) || this.summary.seats };
+    this.version = message.version;
+    this.picker.reset(message.legal || []);
+    this.hintText.hidden = true;
+    this.render();
+  }
+
+  render() {
+    const message = this.message;
+    const seats = this.seats();
+    const mine = message.legal && message.legal.length > 0;
+    if (message.status === "finished") this.status.textContent = "The game is over.";
+    else if (message.status === "open") this.status.textContent = "Waiting for every seat to be taken — share the invite link.";
+    else if (mine) this.status.textContent = "Your turn: " + this.stepPrompt();
+    else this.status.textContent = `Waiting for ${seatName(seats, message.to_move)}.`;
+    this.status.classList.toggle("mine", Boolean(mine));
+
+    const context = { seat: this.seat, seats, colours: COLOURS, names: seats.map((_, i) => seatName(seats, i)), toMove: message.to_move };
+    clear(this.board).append(this.module.draw(message.view, context));
+    this.decorate();
+    this.renderMoves();
+    clear(this.players).append(h("h2", {}, "Players"), h("ul", {}, ...seats.map((seat, i) =>
+      h("li", { class: i === message.to_move ? "to-move" : "" }, h("span", { class: "swatch", style: `background:${(this.module.colour && this.module.colour(message.view, i)) || COLOURS[i]}` }), seatName(seats, i), i === this.seat ? " — you" : ""))));
+    if (message.result) {
+      this.result.hidden = false;
+      clear(this.result).append(scoreTable(message.result, seats), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
+    }
+  }
+
+  stepPrompt() {
+    if (!this.picker.selection.length) return this.module.prompt ? this.module.prompt(this.message.view, this.picker.legal) : "choose a highlighted piece or a move below.";
+    const words = this.picker.selection.map((key) => this.describe(key)).join(" → ");
+    return `${words} — now choose the next step, or go back.`;
+  }
+
+  describe(key) {
+    return this.module.describe ? this.module.describe(key) : key;
+  }
+
+  /** Mark the board's targets: which can be clicked next, which are already chosen. */
+  decorate() {
+    const next = this.picker.nextKeys();
+    const chosen = new Set(this.picker.selection);
+    for (const node of this.board.querySelectorAll("[data-key]")) {
+      const key = node.dataset.key;
+      node.classList.toggle("legal", next.has(key));
+      node.classList.toggle("chosen", chosen.has(key));
+      if (next.has(key) || chosen.has(key)) node.setAttribute("tabindex", "0");
+      else node.removeAttribute("tabindex");
+      node.setAttribute("role", "button");
+    }
+    const onBoard = new Set([...this.board.querySelectorAll("[data-key]")].map((n) => n.dataset.key));
+    const buttons = [];
+    // Steps whose target the drawing does not show are offered as buttons too, so nothing is unreachable.
+    for (const key of next) {
+      if (!onBoard.has(key)) buttons.push(h("button", { type: "button", class: "step", onclick: () => this.boardKey(key) }, this.describe(key)));
+    }
+    for (const action of this.picker.finished()) {
+      buttons.push(h("button", { type: "button", class: "choice", "data-action": action.id, onclick: () => this.play(action) }, cap(action.label)));
+    }
+    clear(this.choices).append(...buttons);
+    this.backButton.disabled = !this.picker.selection.length;
+  }
+
+  renderMoves() {
+    const legal = this.picker.legal;
+    clear(this.moveSelect).append(...legal.map((a) => h("option", { value: a.id }, cap(a.label))));
+    this.moveSelect.disabled = this.playButton.disabled = this.hintButton.disabled = !legal.length;
+  }
+
+  boardClick(event) {
+    const node = event.target.closest("[data-key]");
+    if (!node || !this.message) return;
+    this.boardKey(node.dataset.key);
+  }
+
+  boardKey(key) {
+    if (!this.picker.legal.length) {
+      this.showExplain(this.message.status === "finished" ? "The game is over." : `It is not your turn: ${seatName(this.seats(), this.message.to_move)} is to move.`);
+      return;
+    }
+    const outcome = this.picker.click(key);
+    if (outcome === null) {
+      this.whyNot(key);
+      return;
+    }
+    this.showExplain("");
+    if (outcome !== "played") this.refreshStep();
+  }
+
+  refreshStep() {
+    this.decorate();
+    this.status.textContent = "Your turn: " + this.stepPrompt();
+  }
+
+  back() {
+    if (this.picker.back()) {
+      this.showExplain("");
+      this.refreshStep();
+    }
+  }
+
+  async whyNot(key) {
+    const picked = this.picker.selection.map((k) => this.describe(k)).join(" → ");
+    let reason = this.module.explain ? this.module.explain(key, this.message.view, this.picker, this.seat) : null;
+    if (!reason && this.module.guess) {
+      const label = this.module.guess(key, this.picker, this.message.view);
+      if (label) {
+        try {
+          const answer = await call(`/api/tables/${this.summary.id}/why`, { method: "POST", body: { action: label }, token: this.held.token });
+          if (!answer.legal) reason = answer.reason;
+        } catch {
+          reason = null;
+        }
+      }
+    }
+    if (!reason) {
+      reason = picked
+        ? `${cap(this.describe(key))} does not go with ${picked}: choose a highlighted target, or go back.`
+        : `No legal move starts with ${this.describe(key)} now: the highlighted pieces and places are the ones you can use.`;
+    }
+    this.showExplain(`Not allowed: ${reason}`);
+  }
+
+  showExplain(text) {
+    this.explain.textContent = text;
+  }
+
+  play(action) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      this.showExplain("Reconnecting to the server… try again in a moment.");
+      return;
+    }
+    this.socket.send(JSON.stringify({ type: "act", action: action.id, version: this.version }));
+    this.picker.reset([]);
+    this.decorate();
+    this.renderMoves();
+    this.status.textContent = `Playing: ${action.label}…`;
+  }
+
+  playSelected() {
+    const action = this.picker.legal.find((a) => String(a.id) === this.moveSelect.value);
+    if (action) this.play(action);
+  }
+
+  async hint() {
+    this.hintButton.disabled = true;
+    this.hintText.hidden = false;
+    this.hintText.textContent = "Thinking…";
+    try {
+      const answer = await call(`/api/tables/${this.summary.id}/hint`, { method: "POST", token: this.held.token });
+      this.hintText.textContent = answer.text;
+      this.moveSelect.value = String(answer.action.id);
+    } catch (error) {
+      this.hintText.textContent = error.message;
+    }
+    this.hintButton.disabled = !this.picker.legal.length;
+  }
+
+  async copyInvite(button) {
+    try {
+      await navigator.clipboard.writeText(this.summary.invite_url);
+      button.textContent = "Link copied";
+    } catch {
+      window.prompt("Copy the invite link", this.summary.invite_url);
+    }
+  }
+}
