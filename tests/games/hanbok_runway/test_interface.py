@@ -122,3 +122,14 @@ def test_cli_bench_and_simulate_run_hanbok_runway() -> None:
     result = runner.invoke(app, ["bench", "hanbok_runway", "--seconds", "0.3", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["steps"] > 0
+
+
+def test_render_marks_tokens_somebody_else_has_seen() -> None:
+    state = turn_position()
+    give(state, 0, "oval", "green/red")
+    state.apply("set oval + green/red, earn green")
+    state.apply("peek at green 2")
+    seen = state.value[1]
+    assert f"2:({seen:+d})  " in state.render(0)
+    assert "2:??*" in state.render(1) and "2:??*" in state.render(None)
+    assert "green 1 ??*" in state.render(1)

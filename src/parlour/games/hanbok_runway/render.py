@@ -8,12 +8,13 @@ if TYPE_CHECKING:
     from parlour.games.hanbok_runway.rules import HanbokRunwayState
 
 
-def _token(token: dict[str, Any]) -> str:
-    """`+3` face-up, `(+3)` face-down but known to the viewer, `??` face-down and unknown."""
-    if token["value"] is None:
-        return "??"
-    text = f"{token['value']:+d}"
-    return text if token["face_up"] else f"({text})"
+def _token(token: dict[str, Any], viewer: int | None) -> str:
+    """`+3` face-up, `(+3)` face-down but known to the viewer, `??` face-down and unknown to the viewer;
+    a face-down token somebody else has seen is marked `*`."""
+    if token["face_up"]:
+        return f"{token['value']:+d}"
+    text = "??" if token["value"] is None else f"({token['value']:+d})"
+    return text + "*" if any(seat != viewer for seat in token["known_by"]) else text
 
 
 def _cards(counts: dict[str, int]) -> str:
@@ -37,10 +38,15 @@ def _header(view: dict[str, Any]) -> list[str]:
 
 
 def _queues(view: dict[str, Any], per_colour: int) -> list[str]:
-    lines = ["Queues (tokens leave from position 1; ?? face-down, (n) face-down but known to you):"]
+    lines = [
+        "Queues (tokens leave from position 1; ?? face-down, (n) face-down but known to you, * seen by somebody else):"
+    ]
     for colour in view["colours"]:
         by_position = {token["position"]: token for token in colour["queue"]}
-        cells = [f"{p}:{_token(by_position[p])}" if p in by_position else f"{p}:--" for p in range(1, per_colour + 1)]
+        cells = [
+            f"{p}:{_token(by_position[p], view['viewer'])}" if p in by_position else f"{p}:--"
+            for p in range(1, per_colour + 1)
+        ]
         extra = f" + {colour['additional_vp']} additional" if colour["additional_vp"] else ""
         lines.append(f"  {colour['colour']:<7} {'  '.join(f'{c:<6}' for c in cells)} VP {colour['vp_trophies']}{extra}")
     return lines
@@ -66,9 +72,8 @@ def _player(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
     lines.append(f"  sets ({len(player['sets'])}):")
     for made in player["sets"]:
         token = made["token"]
-        lines.append(
-            f"    {made['style']:<9} + {made['fabric']:<12} -> {token['colour']} {token['position']} {_token(token)}"
-        )
+        shown = _token(token, view["viewer"])
+        lines.append(f"    {made['style']:<9} + {made['fabric']:<12} -> {token['colour']} {token['position']} {shown}")
     return lines
 
 
