@@ -1,0 +1,84 @@
+"""Hidden information: deck orders and face-down fleet tiles never show; determinize keeps each view."""
+
+from __future__ import annotations
+
+import json
+
+from parlour.engine import Rng
+from parlour.games.yamatai import rules as r
+
+from .positions import bare, fresh, play, tile, turn
+
+
+def _dump(view: dict[str, object]) -> str:
+    return json.dumps(view, sort_keys=True)
+
+
+def test_views_hide_both_decks_and_the_face_down_fleet() -> None:
+    state = fresh(4, seed=21)
+    codes = [t.code for t in state.game.parts.buildings]
+    names = [s.name for s in state.game.parts.specialists]
+    for seat in (None, 0, 1, 2, 3):
+        text = _dump(state.view(seat))
+        assert not any(f'"{codes[t]}"' in text for t in state.deck)
+        assert not any(f'"{names[s]}"' in text for s in state.spec_deck)
+        track = state.view(seat)["fleet_track"]
+        assert all(entry["tile"] is None for entry in track[5:])  # type: ignore[index]
+
+
+def test_determinize_redraws_hidden_parts_and_keeps_the_view() -> None:
+    state = fresh(4, seed=21)
+    seat = state.current_player()
+    seen_decks = set()
+    for k in range(8):
+        twin = state.determinize(seat, Rng(k))
+        assert _dump(twin.view(seat)) == _dump(state.view(seat))
+        assert sorted(twin.deck) == sorted(state.deck) and sorted(twin.spec_deck) == sorted(state.spec_deck)
+        assert sorted(twin.fleet_track[5:]) == sorted(state.fleet_track[5:])
+        seen_decks.add((tuple(twin.deck), tuple(twin.spec_deck), tuple(twin.fleet_track)))
+    assert len(seen_decks) == 8
+
+
+def test_determinize_keeps_what_a_preview_showed() -> None:
+    state = bare()
+    state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20", "B21", "B07")]
+    turn(state, seat=1, fleet=3, hand={}, phase=r.RECRUIT)
+    play(state, "use the fleet power")
+    for seat in (1, 0):  # the previewer and someone who did not look
+        twin = state.determinize(seat, Rng(5))
+        assert _dump(twin.view(seat)) == _dump(state.view(seat))
+    assert state.view(1)["turn"]["preview"] == ["B07", "B21", "B20"]  # type: ignore[index]
+    assert state.view(0)["turn"]["preview"] == {"count": 3}  # type: ignore[index]
+    play(state, "leave the building row as it is", "put B20 back on top of the deck", "put B21 back on top of the deck")
+    top = state.view(1)["known_deck_top"]
+    assert top == ["B07", "B21", "B20"]
+    for k in range(5):
+        twin = state.determinize(1, Rng(k))
+        assert twin.deck[-3:] == state.deck[-3:] and _dump(twin.view(1)) == _dump(state.view(1))
+
+
+def test_known_top_shrinks_as_tiles_are_drawn() -> None:
+    state = bare()
+    state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20")]
+    state.known_top[2] = 3
+    state.row[0] = -1
+    state.turn_fleets = [1, 2, 3, 4]
+    state.fleet_track[:4] = [0, 0, 0, 0]
+    state._end_round()
+    assert state.row[0] == tile("B20") and state.view(2)["known_deck_top"] == ["P02", "B05"]
+
+
+def test_face_down_fleet_batches_are_public_as_sets_only() -> None:
+    state = fresh(3, seed=4)
+    taken = state.fleet_track[:3]
+    for n in taken:
+        state.fleet_track[state.fleet_track.index(n)] = 0
+    state.turn_fleets = taken
+    state._end_round()
+    batches = state.view(0)["fleet_face_down"]
+    assert [b["positions"] for b in batches] == [[6, 7], [8, 9, 10]]  # type: ignore[index]
+    for k in range(6):
+        twin = state.determinize(0, Rng(k))
+        assert twin.fleet_track[:5] == state.fleet_track[:5]
+        assert sorted(twin.fleet_track[5:7]) == sorted(state.fleet_track[5:7])
+        assert sorted(twin.fleet_track[7:]) == sorted(taken)

@@ -1,0 +1,109 @@
+"""Terminal rendering, the heuristic, scores with their breakdown and refusal messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from parlour.engine import IllegalAction, Rng
+from parlour.games.yamatai import board as geo
+from parlour.games.yamatai import rules as r
+
+from .positions import bare, fresh, island, play, put_boats, put_tokens, tile, turn
+
+
+def test_render_draws_islands_spots_boats_and_entries() -> None:
+    state = bare()
+    put_tokens(state, I05="orange")
+    put_boats(state, S050="clay")
+    state.island_building[island("I20")] = geo.TORII
+    state.island_building[island("I21")] = 1
+    state.mountain = tuple(i == island("I05") for i in range(34))
+    text = state.render(0)
+    assert "05 or^" in text and "20<T>" in text and "21[O]" in text
+    assert text.count(">") >= 5 and " c " in text
+    assert "fleet track:" in text and "building row:" in text and "specialists (deck: 13)" in text
+    assert "seat 0 blue (you)" in text and "[??]" in text
+
+
+def test_render_marks_this_turns_boats_and_shows_the_preview_only_to_its_owner() -> None:
+    state = bare()
+    state.deck = [tile("B01"), tile("B05"), tile("B20")]
+    turn(state, fleet=3, hand={"bamboo": 1})
+    play(state, "place bamboo boat at S007", "use the fleet power")
+    assert "B" in state.render(0).splitlines()[2]
+    assert "looking at: B20, B05, B01" in state.render(0)
+    assert "looking at" not in state.render(1) and "looking at" not in state.render(None)
+
+
+def test_render_of_a_finished_game_shows_scores_and_winner() -> None:
+    state = fresh(2, seed=4)
+    rng = Rng(1)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    text = state.render(None)
+    assert "game over:" in text and "winner:" in text and "unused boats" in text
+
+
+def test_scores_breakdown_adds_up() -> None:
+    state = bare()
+    state.coins[1] = 17
+    state.pp_tokens[1] = 2
+    state.built[1] = (1 << tile("B21")) | (1 << tile("P04"))
+    state.specs[1] = 1 << 0  # Harbour Master, 2 PP
+    state.reserved[1] = 1 << tile("B01")
+    state.discarded[1] = 5
+    score = state.scores()[1]
+    assert score.breakdown == {
+        "coins": 3,
+        "prestige tokens": 2,
+        "buildings": 14,
+        "specialists": 2,
+        "reserved tiles unbuilt": -1,
+        "unused boats": -2,
+    }
+    assert score.total == 18
+
+
+def test_heuristic_is_bounded_and_favours_the_leader() -> None:
+    state = bare()
+    state.pp_tokens[2] = 12
+    values = [state.heuristic(seat) for seat in range(4)]
+    assert all(-1 <= v <= 1 for v in values)
+    assert values[2] > 0 > values[0]
+    state.culture[0:6] = [3, 3, 0, 0, 0, 0]
+    assert state.heuristic(0) > values[0]
+
+
+def test_heuristic_of_a_finished_game_is_its_result() -> None:
+    state = fresh(3, seed=9)
+    rng = Rng(2)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    assert [state.heuristic(s) for s in range(3)] == state.returns()
+
+
+def test_refusals_name_the_rule() -> None:
+    state = turn(bare(), hand={"bamboo": 1})
+    with pytest.raises(IllegalAction, match="no wood boat left to place"):
+        state.apply("place wood boat at S007")
+    with pytest.raises(IllegalAction, match="steps go in order"):
+        state.apply("recruit the Merchant")
+    with pytest.raises(IllegalAction, match="at the 'place boats' step"):
+        state.apply("put sacred ground on I01")
+    with pytest.raises(IllegalAction, match="first boat goes on a free entry spot"):
+        state.apply("place bamboo boat at S050")
+    before = state.view(0)
+    with pytest.raises(IllegalAction):
+        state.apply("build B01 on I01")
+    assert state.view(0) == before
+
+
+def test_events_describe_what_happened() -> None:
+    state = bare()
+    put_tokens(state, I01="orange")
+    turn(state, hand={"bamboo": 1})
+    events = state.apply("place bamboo boat at S007")
+    assert [e.kind for e in events] == ["place"] and "S007" in events[0].text
+    events = state.apply("collect the token on I01")
+    assert events[0].data == {"seat": 0, "island": "I01", "token": "orange"}
+    assert state.phase in (r.RECRUIT, r.END, r.FLEET)
