@@ -245,7 +245,10 @@ class HanbokRunwayState(State):
             action = self.game.action(action)
         # the base class's check, comparing ids rather than calling Action.__eq__ per legal action
         wanted = action.id
-        for candidate in self.legal_actions():
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_now()
+        for candidate in legal:
             if candidate.id == wanted:
                 action = candidate  # the game's own prebuilt object
                 break
