@@ -92,6 +92,8 @@ def _pay_reason(state: HatairoState, kind: int, slot: int, colour: int) -> str:
     due = payment.next_slot(state.remaining)
     if slot != due:
         return f"pay the requirement slots in colour order: the next one is {COLOURS[due]}"
+    if kind == PAY_TRIPLE and not board.three:
+        return "three-for-two needs a 3-for-2 motif in your Motif Area"
     need = 1 + kind - PAY_SINGLE
     if board.palette[colour] < need:
         return f"your Palette holds {board.palette[colour]} {COLOURS[colour]}, not {need}"
@@ -103,8 +105,6 @@ def _pay_reason(state: HatairoState, kind: int, slot: int, colour: int) -> str:
         )
     if kind == PAY_PAIR and allowed:
         return f"one {COLOURS[colour]} already pays {COLOURS[slot]}; a pair would only waste a pigment"
-    if kind == PAY_TRIPLE and not board.three:
-        return "three-for-two needs a 3-for-2 motif in your Motif Area"
     return "that payment would leave the rest of the flag unpayable"
 
 

@@ -16,7 +16,8 @@ from parlour.games.hatairo.scoring import ROWS, solo_rank
 if TYPE_CHECKING:
     from parlour.games.hatairo.rules import HatairoState
 
-CELL_WIDTH = 18
+CELL_WIDTH = 21
+LEFT_WIDTH = 26
 
 
 def _names(flags: list[int]) -> list[str]:
@@ -106,22 +107,22 @@ def flag_line(flag_id: int) -> str:
     )
 
 
-def _cell(text: str) -> str:
-    return text[: CELL_WIDTH - 1].ljust(CELL_WIDTH)
+def _cell(text: str, width: int = CELL_WIDTH) -> str:
+    return text[: width - 1].ljust(width)
 
 
 def _gallery_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]:
     board = state.boards[owner]
     columns = state.game.columns
     visible = _sees_board(state, owner, seat)
-    header = " " * CELL_WIDTH + "".join(_cell(f"col {c + 1}") for c in range(columns))
-    tops = _cell("  motifs above:") + "".join(
+    header = " " * LEFT_WIDTH + "".join(_cell(f"col {c + 1}") for c in range(columns))
+    tops = _cell("  motifs above:", LEFT_WIDTH) + "".join(
         _cell(f"[{MOTIFS[m].design}]" if m >= 0 else "[ ]") for m in board.motifs[:columns]
     )
     lines = [header, tops]
     for row in range(ROWS):
         motif = board.motifs[columns + row]
-        left = _cell(f"  row {row + 1} [{MOTIFS[motif].design}]" if motif >= 0 else f"  row {row + 1} [ ]")
+        left = _cell(f"  row {row + 1} [{MOTIFS[motif].design}]" if motif >= 0 else f"  row {row + 1} [ ]", LEFT_WIDTH)
         cells = []
         for column in range(columns):
             flag = board.gallery[row * columns + column]
@@ -129,7 +130,7 @@ def _gallery_lines(state: HatairoState, owner: int, seat: int | None) -> list[st
         lines.append(left + "".join(cells))
     if visible:
         tiles = "".join(_cell(TILES[t].topography if t >= 0 else "-") for t in board.tiles)
-        lines.append(_cell("  topography:") + tiles)
+        lines.append(_cell("  topography:", LEFT_WIDTH) + tiles)
     return lines
 
 
@@ -198,4 +199,4 @@ def render_text(state: HatairoState, seat: int | None) -> str:
             lines.append(f"Rank: {solo_rank(totals[0])}")
         else:
             lines.append("Winner(s): " + ", ".join(PLAYER_COLOURS[s] for s in state.winners()))
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
