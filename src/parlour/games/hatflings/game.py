@@ -140,6 +140,7 @@ class Hatflings(Game):
                     square=NAMES[s],
                 )
         self.greedy_entries: list[tuple[int, int]] = []
+        self.greedy_by_square: list[tuple[int, ...]] = [() for _ in SQUARES]
         for s in SQUARES:
             for d in board.inward_directions(s):
                 name = DIRECTIONS[d][0]
@@ -147,6 +148,7 @@ class Hatflings(Game):
                     f"greedy push at {NAMES[s]} {name}", "greedy", (A_GREEDY, s, d, 0), square=NAMES[s], direction=name
                 )
                 self.greedy_entries.append((s, aid))
+                self.greedy_by_square[s] += (aid,)
         self.jumps: list[list[tuple[int, int, int]]] = [[] for _ in SQUARES]
         for s in SQUARES:
             for _, over, to in board.jump_lines(s):

@@ -20,9 +20,10 @@ from parlour.engine.rng import Rng
 from parlour.games.hatflings import events as told
 from parlour.games.hatflings import reasons
 from parlour.games.hatflings import render as drawing
-from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, push_line
+from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, is_edge, push_line
 from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE, Hatflings
 from parlour.games.hatflings.heuristic import evaluate
+from parlour.games.hatflings.masks import FLOOR, MOVERS, OWN, WALLS, reach
 from parlour.games.hatflings.pieces import (
     ALL_SPECIALS,
     BARREL,
@@ -48,6 +49,7 @@ from parlour.games.hatflings.pieces import (
 )
 
 BIT = tuple(1 << s for s in SQUARES)
+EDGE_MASK = sum(1 << s for s in SQUARES if is_edge(s))
 _PUSH_LINES = {(s, d): push_line(s, d) for s in SQUARES for d in range(8)}
 
 
@@ -209,41 +211,34 @@ class HatflingsState(State):
                 if not hat[s] and scenery[s] <= BARREL and s != pig:
                     ids.extend(table[s])
             return ids
-        # One sweep over the floor: where this captain may introduce, who may jump, what blocks.
-        around, bit = NEIGHBOUR_MASK, BIT
-        reach = rivals = 0
-        blocked = bit[pig]
-        movers: list[int] = []
-        s = -1
-        for h in hat:
-            s += 1
-            if h:
-                blocked |= bit[s]
-                if h & 1 == c:
-                    reach |= around[s]
-                    if h >> 1 != CHEATING:
-                        movers.append(s)
-                elif not scenery[s]:
-                    rivals |= bit[s]  # a rival on a box or barrel cannot be jumped over
-            elif scenery[s] > BARREL:
-                blocked |= bit[s]
+        # The floor as bitmasks (see masks.py): whose halflings, what blocks, who may jump whom.
+        hats, under = bytes(hat)[::-1], bytes(scenery)[::-1]
+        own = int(hats.translate(OWN[c]), 2)
+        rival = int(hats.translate(OWN[1 - c]), 2)
+        floor = int(under.translate(FLOOR), 2)
+        blocked = own | rival | int(under.translate(WALLS), 2) | BIT[pig]
+        jumpable = rival & floor  # a rival on a box or barrel cannot be jumped over
+        movers = int(hats.translate(MOVERS[c]), 2) & reach(jumpable)
         jumps = game.jumps
-        for s in movers:
-            if around[s] & rivals:
-                for over, to, aid in jumps[s]:
-                    if rivals >> over & 1 and not blocked >> to & 1:
-                        ids.append(aid)
-        reach &= ~blocked
-        if sources and reach:
+        while movers:
+            low = movers & -movers
+            movers ^= low
+            for over, to, aid in jumps[low.bit_length() - 1]:
+                if jumpable >> over & 1 and not blocked >> to & 1:
+                    ids.append(aid)
+        targets = reach(own) & ~blocked
+        if sources and targets:
             for shift, table in game.place_rows(sources):
-                row = reach >> shift & 63
+                row = targets >> shift & 63
                 if row:
                     ids.extend(table[row])
         if self.specials[c] >> GREEDY & 1:
-            for s, aid in game.greedy_entries:
-                h = hat[s]
-                if h and h & 1 == c and not scenery[s]:
-                    ids.append(aid)
+            entries = own & floor & EDGE_MASK
+            greedy = game.greedy_by_square
+            while entries:
+                low = entries & -entries
+                entries ^= low
+                ids.extend(greedy[low.bit_length() - 1])
         return ids
 
     def _scene_ids(self) -> list[int]:
