@@ -48,6 +48,10 @@ class Game(abc.ABC):
         self.actions: Sequence[Action] = self._build_actions()
         self._by_label = {action.label.lower(): action for action in self.actions}
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # A game never changes after construction, so every copy of a state can share it.
+        return self
+
     @property
     def num_players(self) -> int:
         return int(self.options["players"])
@@ -168,6 +172,10 @@ class State(abc.ABC):
         events = self._apply(action)
         self.history.append(action.id)
         return events
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # Libraries that copy states generically (copy.deepcopy) get the game's own cheap clone.
+        return self.clone()
 
     def why_illegal(self, action: Action) -> str:
         """Why `action` is not legal now. Games override this with the rule that forbids it."""

@@ -1,0 +1,116 @@
+"""PettingZoo adapter: every parlour game as an AEC environment.
+
+    from parlour.interop.pettingzoo import env
+    e = env("hanbok_runway", render_mode="ansi")
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, info = e.last()
+        action = None if termination or truncation else e.action_space(agent).sample(observation["action_mask"])
+        e.step(action)
+
+Agents are `player_0` … `player_{n-1}`. Observations are dicts with the view's tensor and an
+action mask. An illegal action is handled as PettingZoo's classic environments do: the game ends,
+the player who made it gets -1 and the others 0, and `info["illegal_action"]` says why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from parlour.engine.errors import IllegalAction, InvalidOption
+from parlour.engine.game import Game
+from parlour.engine.registry import load_game
+from parlour.interop.spaces import observation_space, observe, seed_from
+
+RENDER_MODES = ("ansi", "human")
+
+
+class ParlourAECEnv(AECEnv):  # type: ignore[misc]
+    metadata: dict[str, Any]
+
+    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, *RENDER_MODES):
+            raise InvalidOption(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
+        self.game = game
+        self.render_mode = render_mode
+        self.metadata = {
+            "render_modes": list(RENDER_MODES),
+            "is_parallelizable": False,
+            "name": f"parlour_{game.name}_v0",
+        }
+        self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
+        self.observation_spaces = {agent: observation_space(game) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
+        self._np_random = np.random.default_rng()
+        self.state = game.new_state(seed=0)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        self.state = self.game.new_state(seed=seed_from(self._np_random))
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return observe(self.state, self.possible_agents.index(agent))
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {name: 0.0 for name in self.agents}
+        try:
+            if action is None:
+                raise IllegalAction("no action given")
+            self.state.apply(int(action))
+        except IllegalAction as error:
+            self._end({name: (-1.0 if name == agent else 0.0) for name in self.agents})
+            self.infos[agent] = {"illegal_action": str(error)}
+        else:
+            if self.state.is_terminal():
+                returns = self.state.returns()
+                self._end({name: float(returns[seat]) for seat, name in enumerate(self.possible_agents)})
+            else:
+                self.agent_selection = self.possible_agents[self.state.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end(self, rewards: dict[str, float]) -> None:
+        self.rewards = rewards
+        self.terminations = {name: True for name in self.agents}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text: str = self.state.render(None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: str, render_mode: str | None = None, **options: Any) -> ParlourAECEnv:
+    """The AEC environment of a parlour game; options as for `parlour.load_game`."""
+    return ParlourAECEnv(load_game(game, **options), render_mode=render_mode)

@@ -1,0 +1,36 @@
+"""Observation and action spaces shared by the PettingZoo and Gymnasium adapters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from parlour.engine.game import Game
+from parlour.engine.game import State as EngineState
+from parlour.interop.encoding import observation_size, observation_tensor
+
+
+def observation_space(game: Game) -> spaces.Dict:
+    """`observation`: the view's tensor; `action_mask`: 1 for each legal action id of this seat."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-np.inf, np.inf, (observation_size(game),), np.float32),
+            "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+        }
+    )
+
+
+def observe(state: EngineState, seat: int) -> dict[str, Any]:
+    """What `seat` observes: computed from its view only; the mask is empty when it is not to move."""
+    mask = np.zeros(state.game.num_actions, np.int8)
+    if state.current_player() == seat:
+        for action in state.legal_actions():
+            mask[action.id] = 1
+    tensor = np.asarray(observation_tensor(state.game, state.view(seat), seat), np.float32)
+    return {"observation": tensor, "action_mask": mask}
+
+
+def seed_from(np_random: np.random.Generator) -> int:
+    return int(np_random.integers(0, 2**31 - 1))
