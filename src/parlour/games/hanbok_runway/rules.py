@@ -13,22 +13,27 @@ tokens a seat does not know among themselves, which keeps every count and every 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import compress
 from typing import Any
 
 from parlour.engine import TERMINAL, Action, Event, Game, IllegalAction, Option, Rng, Score, State
 from parlour.games.hanbok_runway import scoring
-from parlour.games.hanbok_runway.components import MANNEQUIN, OVAL, SYMBOLS, Components, load_components
+from parlour.games.hanbok_runway.components import MANNEQUIN, OVAL, SYMBOLS, load_components
+from parlour.games.hanbok_runway.moves import (
+    DISCARD_STYLE,
+    DRAW_SPLIT,
+    FLIP,
+    MAKE_SET,
+    PASS,
+    PEEK,
+    build_moves,
+)
+from parlour.games.hanbok_runway.phases import DISCARD, DRAW, INITIAL_DRAW, OVAL_CHOICE, OVER, SETS
 from parlour.games.hanbok_runway.shuffle import shuffle
 
 COMPONENTS = load_components()
 
-INITIAL_DRAW, DRAW, SETS, OVAL_CHOICE, DISCARD, OVER = range(6)
-PHASES = ("initial draw", "draw", "sets", "oval", "discard", "over")
 
-# what an action id does: the kinds of the action space
-DRAW_SPLIT, MAKE_SET, PASS, PEEK, FLIP, DISCARD_STYLE, DISCARD_FABRIC = range(7)
 ALL_SEATS = 0b11
 
 
@@ -55,86 +60,15 @@ class HanbokRunway(Game):
         super().__init__(**options)
 
     def _build_actions(self) -> list[Action]:
-        comps = self.components
-        labels: list[tuple[str, str, tuple[tuple[str, Any], ...], tuple[int, int, int, int]]] = []
-        biggest = max(comps.initial_draw, comps.draw_per_turn)
-        self.draw_ids = [[-1] * (biggest + 1) for _ in range(biggest + 1)]
-        for total in range(biggest + 1):
-            for styles in range(total, -1, -1):
-                fabrics = total - styles
-                self.draw_ids[styles][fabrics] = len(labels)
-                labels.append(
-                    (
-                        _draw_label(styles, fabrics),
-                        "draw",
-                        (("style", styles), ("fabric", fabrics)),
-                        (DRAW_SPLIT, styles, fabrics, 0),
-                    )
-                )
-        # (kind, colour) pairs a fabric card offers; a set action is a symbol with one of these
-        self.kind_colours = [[(kind, colour) for colour in pair] for kind, pair in enumerate(comps.fabric_kinds)]
-        flat = [pair for options in self.kind_colours for pair in options]
-        self.kind_colour_index = {pair: index for index, pair in enumerate(flat)}
-        # per fabric kind: (index among the symbol's set actions, colour) of each colour it offers
-        self.kind_offers = [[(self.kind_colour_index[pair], pair[1]) for pair in row] for row in self.kind_colours]
-        self.set_base = len(labels)
-        for symbol, symbol_name in enumerate(SYMBOLS):
-            for kind, colour in flat:
-                labels.append(
-                    (
-                        f"set {symbol_name} + {comps.kind_label(kind)}, earn {comps.colours[colour]}",
-                        "set",
-                        (("style", symbol_name), ("fabric", comps.kind_label(kind)), ("colour", comps.colours[colour])),
-                        (MAKE_SET, symbol, kind, colour),
-                    )
-                )
-        self.pairs_per_symbol = len(flat)
-        self.kind_range = range(len(comps.fabric_kinds))
+        self.moves = build_moves(self.components)
+        # the hot paths of HanbokRunwayState read these directly
+        self.effects = self.moves.effects
+        self.kind_range = range(len(self.components.fabric_kinds))
         self.symbol_range = range(len(SYMBOLS))
-        self.pass_id = len(labels)
-        labels.append(("pass", "pass", (), (PASS, 0, 0, 0)))
-        tokens = len(comps.colours) * comps.tokens_per_colour
-        self.peek_base = len(labels)
-        for token in range(tokens):
-            colour, position = divmod(token, comps.tokens_per_colour)
-            name = comps.colours[colour]
-            params = (("colour", name), ("position", position + 1))
-            labels.append((f"peek at {name} {position + 1}", "peek", params, (PEEK, token, 0, 0)))
-        self.flip_base = len(labels)
-        for token in range(tokens):
-            colour, position = divmod(token, comps.tokens_per_colour)
-            name = comps.colours[colour]
-            params = (("colour", name), ("position", position + 1))
-            labels.append((f"flip opponent's {name} {position + 1}", "flip", params, (FLIP, token, 0, 0)))
-        self.discard_style_base = len(labels)
-        for symbol, symbol_name in enumerate(SYMBOLS):
-            labels.append(
-                (f"discard {symbol_name}", "discard", (("style", symbol_name),), (DISCARD_STYLE, symbol, 0, 0))
-            )
-        self.discard_fabric_base = len(labels)
-        for kind in range(len(comps.fabric_kinds)):
-            label = comps.kind_label(kind)
-            labels.append((f"discard {label}", "discard", (("fabric", label),), (DISCARD_FABRIC, kind, 0, 0)))
-        self.effects = [effect for _, _, _, effect in labels]
-        actions = [Action(i, label, kind, params) for i, (label, kind, params, _) in enumerate(labels)]
-        # ready-made legal lists and rows for the hot paths of legal_actions
-        self.draw_menus = {
-            total: [actions[self.draw_ids[s][total - s]] for s in range(total, -1, -1)] for total in range(biggest + 1)
-        }
-        width = self.pairs_per_symbol
-        self.set_actions = [
-            actions[self.set_base + symbol * width : self.set_base + (symbol + 1) * width]
-            for symbol in range(len(SYMBOLS))
-        ]
-        return actions
+        return self.moves.actions
 
     def new_state(self, seed: int = 0) -> HanbokRunwayState:
         return HanbokRunwayState.setup(self, seed)
-
-
-def _draw_label(styles: int, fabrics: int) -> str:
-    parts = [f"{n} {deck}" for n, deck in ((styles, "style"), (fabrics, "fabric")) if n]
-    return "draw " + (" + ".join(parts) if parts else "nothing")
 
 
 class HanbokRunwayState(State):
@@ -292,26 +226,27 @@ class HanbokRunwayState(State):
     def _legal_now(self) -> list[Action]:
         phase = self.phase
         game = self.game
+        moves = game.moves
         if phase == SETS:
             legal = self._set_actions() if self._may_make_set() else []
-            legal.append(game.actions[game.pass_id])
+            legal.append(game.actions[moves.pass_id])
             return legal
         actions = game.actions
         if phase <= DRAW:
             total, styles, fabrics = self._draw_target()
             if styles >= total and fabrics >= total:
-                return game.draw_menus[total]  # the usual case, shared (never changed in place)
-            row = game.draw_ids
+                return moves.draw_menus[total]  # the usual case, shared (never changed in place)
+            row = moves.draw_ids
             return [actions[row[s][total - s]] for s in range(min(styles, total), max(0, total - fabrics) - 1, -1)]
         if phase == OVAL_CHOICE:
-            return [actions[game.peek_base + t] for t in self._peekable()] + [
-                actions[game.flip_base + t] for t in self._flippable()
+            return [actions[moves.peek_base + t] for t in self._peekable()] + [
+                actions[moves.flip_base + t] for t in self._flippable()
             ]
         if phase == DISCARD:
             seat = self.active
-            base = game.discard_style_base
+            base = moves.discard_style_base
             legal = [actions[base + s] for s, n in enumerate(self.tableau_style[seat]) if n]
-            base = game.discard_fabric_base
+            base = moves.discard_fabric_base
             return legal + [actions[base + k] for k, n in enumerate(self.tableau_fabric[seat]) if n]
         return []
 
@@ -326,7 +261,7 @@ class HanbokRunwayState(State):
         game = self.game
         per_colour = game.components.tokens_per_colour
         taken = self.taken
-        offers = game.kind_offers
+        offers = game.moves.kind_offers
         offered = [
             pair
             for kind in compress(game.kind_range, self.tableau_fabric[self.active])
@@ -335,7 +270,7 @@ class HanbokRunwayState(State):
         ]
         if not offered:
             return []
-        by_symbol = game.set_actions
+        by_symbol = game.moves.set_actions
         return [
             by_symbol[symbol][pair]
             for symbol in compress(game.symbol_range, self.tableau_style[self.active])
@@ -572,7 +507,9 @@ class HanbokRunwayState(State):
     # --- why not -----------------------------------------------------------------------
 
     def why_illegal(self, action: Action) -> str:
-        return _why_illegal(self, action)
+        from parlour.games.hanbok_runway.reasons import why_illegal
+
+        return why_illegal(self, action)
 
     # --- scoring ------------------------------------------------------------------------
 
@@ -698,87 +635,4 @@ def _reshuffle_event(deck: str, size: int) -> Event:
     )
 
 
-def _why_illegal(state: HanbokRunwayState, action: Action) -> str:
-    """The specific rule that forbids `action` in `state`."""
-    game = state.game
-    comps = game.components
-    effect, first, second, third = game.effects[action.id]
-    phase = state.phase
-    step = {
-        INITIAL_DRAW: "it is the opening draw of 3 cards",
-        DRAW: "it is the draw step: draw 2 cards first",
-        SETS: "it is the set step: make a set or pass",
-        OVAL_CHOICE: f"the oval must be resolved first: peek at a face-down {comps.colours[state.oval_colour]} "
-        "token in the queue or flip one of the opponent's",
-        DISCARD: f"the hand limit is {comps.hand_limit}: discard a card first",
-    }.get(phase, "the game is over")
-    wanted_phase = {
-        DRAW_SPLIT: (INITIAL_DRAW, DRAW),
-        MAKE_SET: (SETS,),
-        PASS: (SETS,),
-        PEEK: (OVAL_CHOICE,),
-        FLIP: (OVAL_CHOICE,),
-        DISCARD_STYLE: (DISCARD,),
-        DISCARD_FABRIC: (DISCARD,),
-    }[effect]
-    if phase not in wanted_phase:
-        return f"{action.label!r} is not allowed now: {step}"
-    seat = state.active
-    if effect == DRAW_SPLIT:
-        total, styles, fabrics = state._draw_target()
-        if first + second != total:
-            return f"draw exactly {total} cards now, in any split"
-        deck, free = ("style", styles) if first > styles else ("fabric", fabrics)
-        return f"only {free} {deck} cards are left in the {deck} deck and its discard pile"
-    if effect == MAKE_SET:
-        kind, colour = second, third
-        if state.sets_this_turn >= comps.max_sets_per_turn:
-            return f"at most {comps.max_sets_per_turn} sets may be made in one turn"
-        if len(state.set_tokens[seat]) >= comps.max_sets_per_player:
-            return f"a player may make at most {comps.max_sets_per_player} sets"
-        if not state.tableau_style[seat][first]:
-            return f"you have no {SYMBOLS[first]} style card in front of you"
-        if not state.tableau_fabric[seat][kind]:
-            return f"you have no {comps.kind_label(kind)} fabric card in front of you"
-        return f"{comps.colours[colour]}'s queue is empty: no token left to earn"
-    if effect == PEEK:
-        colour, position = divmod(first, comps.tokens_per_colour)
-        if colour != state.oval_colour:
-            return f"the oval looks only at {comps.colours[state.oval_colour]}, the colour just earned"
-        if position < state.taken[colour]:
-            return f"{comps.colours[colour]} {position + 1} has already left the queue"
-        return f"{comps.colours[colour]} {position + 1} is face-up: only a face-down token can be peeked at"
-    if effect == FLIP:
-        colour, position = divmod(first, comps.tokens_per_colour)
-        if colour != state.oval_colour:
-            return f"the oval looks only at {comps.colours[state.oval_colour]}, the colour just earned"
-        if state.owner[first] != 1 - seat:
-            return f"{comps.colours[colour]} {position + 1} is not one of the opponent's tokens"
-        return f"the opponent's {comps.colours[colour]} {position + 1} is already face-up"
-    name = SYMBOLS[first] if effect == DISCARD_STYLE else comps.kind_label(first)
-    return f"you have no {name} card to discard"
-
-
-def token_colour_position(game: HanbokRunway, token: int) -> tuple[str, int]:
-    """The colour name and 1-based queue position a token id stands for."""
-    colour, position = divmod(token, game.components.tokens_per_colour)
-    return game.components.colours[colour], position + 1
-
-
-def unknown_values(state: HanbokRunwayState, seat: int, colour: int) -> list[int]:
-    """The values of `colour`'s tokens whose values `seat` does not know (what they may be)."""
-    per_colour = state.game.components.tokens_per_colour
-    first = colour * per_colour
-    return [state.value[t] for t in range(first, first + per_colour) if not state.known[t] >> seat & 1]
-
-
-def colour_of(state: HanbokRunwayState, token: int) -> int:
-    return token // state.game.components.tokens_per_colour
-
-
-def sets_of(state: HanbokRunwayState, seat: int) -> Sequence[tuple[int, int, int]]:
-    """(symbol, fabric kind, token) for each of the seat's sets, in the order made."""
-    return list(zip(state.set_symbols[seat], state.set_kinds[seat], state.set_tokens[seat], strict=True))
-
-
-__all__ = ["COMPONENTS", "PHASES", "Components", "HanbokRunway", "HanbokRunwayState"]
+__all__ = ["COMPONENTS", "HanbokRunway", "HanbokRunwayState"]

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.hanbok_runway.components import SYMBOLS
+from parlour.games.hanbok_runway.phases import PHASE_NAMES
 
 if TYPE_CHECKING:
     from parlour.games.hanbok_runway.rules import HanbokRunwayState
-
-PHASE_NAMES = ("initial draw", "draw", "sets", "oval", "discard", "over")
 
 
 def token_view(state: HanbokRunwayState, seat: int | None, token: int) -> dict[str, Any]:
