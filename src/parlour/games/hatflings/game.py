@@ -27,6 +27,8 @@ from parlour.games.hatflings.scene import Scene, check_zones, parse_scene, parse
 A_SCENE, A_PIG_SETUP, A_PLACE, A_GREEDY, A_JUMP, A_PUDDLE, A_PIG = range(7)
 
 _SUPPLY_TOTAL = sum(COMPONENTS.objects.values())
+_PLACE_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {}
+_PLACE_ROWS: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
 
 
 class Hatflings(Game):
@@ -98,8 +100,6 @@ class Hatflings(Game):
         self.supply = dict(COMPONENTS.objects)
         self.puddles = COMPONENTS.puddles
         self.scene = self._fixed_scene(self.options["scene"].strip())
-        self._place_tables: dict[int, tuple[tuple[int, ...], ...]] = {}
-        self._place_rows: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
 
     def _fixed_scene(self, text: str) -> Scene | None:
         if text.lower() == "interactive":
@@ -163,38 +163,31 @@ class Hatflings(Game):
 
     def place_table(self, sources: int) -> tuple[tuple[int, ...], ...]:
         """Per square, the ids of "place ... at" actions for the halfling kinds set in `sources`."""
-        table = self._place_tables.get(sources)
+        table = _PLACE_TABLES.get(sources)
         if table is None:
             kinds = [kind for kind in SOURCE_KINDS if sources >> kind & 1]
             table = tuple(tuple(self.place_ids[kind][s] for kind in kinds) for s in SQUARES)
-            self._place_tables[sources] = table
+            _PLACE_TABLES[sources] = table
         return table
 
     def place_rows(self, sources: int) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
         """Per rank, (bit shift, ids of the "place" actions for each 6-bit pattern of squares on that rank).
 
         Lets the legal-move generator turn a bitmask of target squares into action ids with one
-        lookup per rank instead of one per square.
+        lookup per rank instead of one per square. Action ids are the same in every Hatflings
+        game, so the tables are shared by all of them and built once per set of sources.
         """
-        rows = self._place_rows.get(sources)
+        rows = _PLACE_ROWS.get(sources)
         if rows is None:
             per_square = self.place_table(sources)
-            rows = tuple(
-                (
-                    y * board.WIDTH,
-                    tuple(
-                        tuple(
-                            aid
-                            for x in range(board.WIDTH)
-                            if pattern >> x & 1
-                            for aid in per_square[y * board.WIDTH + x]
-                        )
-                        for pattern in range(1 << board.WIDTH)
-                    ),
-                )
-                for y in range(board.HEIGHT)
-            )
-            self._place_rows[sources] = rows
+            built = []
+            for y in range(board.HEIGHT):
+                patterns: list[tuple[int, ...]] = [()] * (1 << board.WIDTH)
+                for pattern in range(1, 1 << board.WIDTH):
+                    high = pattern.bit_length() - 1
+                    patterns[pattern] = patterns[pattern ^ (1 << high)] + per_square[y * board.WIDTH + high]
+                built.append((y * board.WIDTH, tuple(patterns)))
+            rows = _PLACE_ROWS[sources] = tuple(built)
         return rows
 
     def new_state(self, seed: int = 0) -> Any:
