@@ -113,7 +113,7 @@ class LiveServer:
 class Player:
     """A websocket client that keeps every message it receives."""
 
-    def __init__(self, server: LiveServer, table_id: str, token: str | None, hello: bool) -> None:
+    def __init__(self, server: Any, table_id: str, token: str | None, hello: bool) -> None:
         self.exits = contextlib.ExitStack()
         url = f"{server.ws_url}/api/tables/{table_id}/ws"
         self.ws: ClientConnection = self.exits.enter_context(connect(url, open_timeout=10, max_size=None))

@@ -102,8 +102,13 @@ class Hub:
         record = await self._db(self.store.table, table_id)
         if record is None:
             raise not_found(table_id)
-        table = self.tables.setdefault(table_id, self._rebuild(record))
-        return table
+        try:
+            rebuilt = self._rebuild(record)
+        except (RecordError, InvalidOption) as error:
+            raise ServerError(
+                "broken_table", f"table {table_id} cannot be rebuilt from its record: {error}", 409
+            ) from None
+        return self.tables.setdefault(table_id, rebuilt)
 
     # --- the lobby ----------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from alembic import command
@@ -67,6 +68,9 @@ class Store:
         self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            database = self.engine.url.database
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
 
     @property
     def backend(self) -> str:

@@ -30,7 +30,7 @@ FIELDS: dict[str, set[str]] = {
 # Over-the-rate messages within one FLOOD_WINDOW after which a flooding client is disconnected;
 # the first one in each window gets a `rate_limited` error, the rest are dropped silently.
 FLOOD_CLOSE = 200
-FLOOD_WINDOW = 5.0
+FLOOD_WINDOW = 10.0
 
 
 def parse(text: str) -> dict[str, Any]:
