@@ -625,6 +625,7 @@ def test_rulebook_end_of_game_example_a_7_b_5() -> None:
     assert {k: v for k, v in scores[b].breakdown.items() if " " not in k and v} == {"orange": 3, "pink": 2}
     assert state.winners() == [a]
     assert "seat 0: 7 trophies" in state.render(None)
+    assert "green 8:7, red -1:-4, blue 8:0, orange -1:2, black 5:0, pink 0:8" in state.render(1)
 
 
 # --- who sees what (R21, section 2) ------------------------------------------------------------

@@ -78,7 +78,12 @@ def _player(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
 
 
 def _scores(view: dict[str, Any]) -> list[str]:
-    lines = ["Scores:"]
+    first, second = (score["breakdown"] for score in view["scores"])
+    duels = [
+        f"{c['colour']} {first[c['colour'] + ' influence']:g}:{second[c['colour'] + ' influence']:g}"
+        for c in view["colours"]
+    ]
+    lines = ["Influence (seat 0 : seat 1): " + ", ".join(duels), "Scores:"]
     for seat, score in enumerate(view["scores"]):
         won = [f"{name} {n:g}" for name, n in score["breakdown"].items() if " " not in name and n]
         lines.append(f"  seat {seat}: {score['total']:g} trophies ({', '.join(won) or 'no colour'})")
