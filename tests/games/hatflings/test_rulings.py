@@ -86,6 +86,10 @@ def test_R4_fixed_scene_is_validated(scene: str, problem: str) -> None:
 def test_R4_num_objects_is_at_least_three() -> None:
     with pytest.raises(InvalidOption, match="num_objects must be between 3 and 8"):
         parlour.load_game("hatflings", scene="interactive", num_objects=2)
+    zones = {"start_zone_0": "a1,b1,c1,d1,e1,f1,a2,b2,c2,d2,e2,f2,a3,b3,c3,d3,e3,f3"}
+    zones["start_zone_1"] = "a4,b4,c4,d4,e4,f4,a5,b5,c5,d5,e5,f5,a6,b6,c6,d6"
+    with pytest.raises(InvalidOption, match="3 scene objects do not fit on the 2 squares outside the start zones"):
+        parlour.load_game("hatflings", scene="interactive", **zones)
 
 
 def test_R5_default_scene_is_tree_box_barrel_and_pig() -> None:

@@ -100,6 +100,12 @@ class Hatflings(Game):
         self.supply = dict(COMPONENTS.objects)
         self.puddles = COMPONENTS.puddles
         self.scene = self._fixed_scene(self.options["scene"].strip())
+        outside = len(SQUARES) - len(zones[0]) - len(zones[1])
+        if self.scene is None and self.options["num_objects"] > outside:
+            raise InvalidOption(
+                f"hatflings: {self.options['num_objects']} scene objects do not fit on the {outside} squares "
+                "outside the start zones"
+            )
 
     def _fixed_scene(self, text: str) -> Scene | None:
         if text.lower() == "interactive":
