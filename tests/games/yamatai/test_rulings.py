@@ -411,6 +411,7 @@ def test_R30_R43_preview_exchange_and_order() -> None:
     assert state.preview == [tile("B21"), tile("B20"), tile("P02")]
     secret = [e for e in events if e.audience == (1,)]
     assert secret and secret[0].data["tiles"] == ["B21", "B20", "P02"]
+    assert any(e.audience is None and "top 3" in e.text for e in events)
     assert "put B21 in the row instead of B03" in labels(state)
     assert not any("instead of None" in label for label in labels(state))
     play(state, "put B21 in the row instead of B03")

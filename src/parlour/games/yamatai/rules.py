@@ -979,7 +979,6 @@ class YamataiState(State):
                     "preview",
                     f"{self._who()} looks at the top {look} building tiles",
                     {"seat": seat, "count": look},
-                    tuple(s for s in range(self.game.num_players) if s != seat),
                 ),
             ]
         return [Event("power", f"{self._who()} uses fleet tile {self.tile}: {power}", {"seat": seat, "power": power})]
