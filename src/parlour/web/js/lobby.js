@@ -51,7 +51,7 @@ function seatRows(container, count) {
     const value = old[seat] || (seat === 0 ? "human" : "random");
     const select = h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
       ...STRENGTHS.map(([spec, text]) => h("option", { value: spec, selected: spec === value }, text)));
-    container.append(h("div", { class: "field seat-row" }, h("label", { for: `seat-${seat}` }, `Seat ${seat + 1}`), select));
+    container.append(h("div", { class: "field seat-row" }, h("label", { for: `seat-${seat}` }, `Seat ${seat}`), select));
   }
 }
 
@@ -117,7 +117,7 @@ function createForm(list, onCreated) {
 }
 
 function seatsText(table) {
-  return table.seats.map((s) => (s.kind === "bot" ? `🤖 ${s.agent}` : s.taken ? `👤 ${s.name}` : "◌ free")).join(" · ");
+  return table.seats.map((s) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name : "free seat")).join(" · ");
 }
 
 function tableRow(table) {
@@ -128,7 +128,7 @@ function tableRow(table) {
     if (table.status === "open") actions.push(h("a", { class: "button primary", href: `/?table=${table.id}` }, "Join"));
     actions.push(h("a", { class: "button", href: `/?table=${table.id}&watch=1` }, "Watch"));
   }
-  const result = table.result ? ` — winner${table.result.winners.length > 1 ? "s" : ""}: seat ${table.result.winners.map((w) => w + 1).join(", ")}` : "";
+  const result = table.result ? ` — winner${table.result.winners.length > 1 ? "s" : ""}: seat ${table.result.winners.join(", ")}` : "";
   return h("li", { class: "table-row", "data-table": table.id },
     h("div", {}, h("strong", {}, table.title), ` · ${table.status}${result}`, h("br"), h("small", { class: "muted" }, seatsText(table))),
     h("div", { class: "row-actions" }, ...actions));

@@ -4,8 +4,8 @@ import { h } from "./dom.js";
 
 function seatLabel(seats, i) {
   const seat = seats[i];
-  if (!seat) return `Seat ${i + 1}`;
-  return `${seat.kind === "bot" ? seat.agent : seat.name || "seat"} (seat ${i + 1})`;
+  if (!seat) return `Seat ${i}`;
+  return `${seat.kind === "bot" ? seat.agent : seat.name || "seat"} (seat ${i})`;
 }
 
 export function scoreTable(result, seats) {

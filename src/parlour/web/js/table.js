@@ -28,11 +28,11 @@ export function logEntry(seats, step) {
 async function joinForm(app, tableId, summary) {
   const free = summary.seats.filter((s) => !s.taken);
   const name = h("input", { id: "join-name", type: "text", required: true, maxlength: 40, value: localStorage.getItem("parlour.name") || "" });
-  const seat = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+  const seat = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: s.seat }, `Seat ${s.seat}`)));
   const status = h("p", { class: "status", role: "status" });
   const form = h("form", { class: "card join" },
     h("h2", {}, `Join ${summary.title}`),
-    h("p", {}, "Seats: ", summary.seats.map((s) => (s.kind === "bot" ? `🤖 ${s.agent}` : s.taken ? `👤 ${s.name}` : "◌ free")).join(" · ")),
+    h("p", {}, "Seats: ", summary.seats.map((s) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name : "free seat")).join(" · ")),
     h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
     h("div", { class: "field" }, h("label", { for: "join-seat" }, "Seat"), seat),
     h("button", { type: "submit", class: "primary", id: "join" }, "Take the seat"),
@@ -107,10 +107,10 @@ class TablePage {
       h("div", { class: "table-page" },
         h("section", { class: "play" },
           h("div", { class: "bar" }, h("h1", {}, this.summary.title), rules, invite),
-          this.status, this.board, this.explain,
+          this.status, this.result, this.board, this.explain,
           h("div", { class: "controls" }, this.backButton, this.choices),
           h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton, this.hintButton),
-          this.hintText, this.result),
+          this.hintText),
         h("aside", { class: "side" }, this.players, h("h2", {}, "Game log"), this.log)));
 
     this.board.addEventListener("click", (event) => this.boardClick(event));
@@ -243,6 +243,8 @@ class TablePage {
     const legal = this.picker.legal;
     clear(this.moveSelect).append(...legal.map((a) => h("option", { value: a.id }, cap(a.label))));
     this.moveSelect.disabled = this.playButton.disabled = this.hintButton.disabled = !legal.length;
+    this.moveSelect.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
+    this.backButton.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
   }
 
   boardClick(event) {
@@ -313,6 +315,7 @@ class TablePage {
     this.decorate();
     this.renderMoves();
     this.status.textContent = `Playing: ${action.label}…`;
+    this.status.classList.remove("mine");
   }
 
   playSelected() {

@@ -45,11 +45,14 @@ function drawQueues(view) {
   view.colours.forEach((colour, row) => {
     const y = 30 + row * rowH;
     const cy = y + rowH / 2;
-    const queue = [s("rect", { x: 8, y: y + 4, width: width - 16, height: rowH - 8, rx: 10, fill: "#fff", stroke: INK[colour.colour], "stroke-width": 2 }),
-      s("text", { x: 20, y: cy + 5, "font-size": 15, "font-weight": 700, fill: INK[colour.colour], text: colour.colour })];
-    for (let p = 1; p <= 6; p++) queue.push(s("circle", { cx: 90 + (p - 1) * 62, cy, r: 19, fill: "none", stroke: "#d9cfc0", "stroke-dasharray": "3 3" }),
+    parts.push(s("rect", { x: 8, y: y + 4, width: width - 16, height: rowH - 8, rx: 10, fill: "#fff", stroke: INK[colour.colour], "stroke-width": 2 }));
+    for (let p = 1; p <= 6; p++) parts.push(s("circle", { cx: 90 + (p - 1) * 62, cy, r: 19, fill: "none", stroke: "#d9cfc0", "stroke-dasharray": "3 3" }),
       s("text", { x: 90 + (p - 1) * 62, y: y + 12, "text-anchor": "middle", "font-size": 9, fill: "#9a8f83", text: String(p) }));
-    parts.push(target(`queue:${colour.colour}`, `${colour.colour} queue: earn ${colour.colour}`, ...queue, s("rect", { class: "hit", x: 8, y: y + 4, width: 60, height: rowH - 8, rx: 10 })));
+    // The queue's click target (to earn its colour) is its name, apart from the tokens.
+    parts.push(target(`queue:${colour.colour}`, `${colour.colour} queue: earn ${colour.colour}`,
+      s("rect", { x: 12, y: y + 8, width: 52, height: rowH - 16, rx: 8, fill: INK[colour.colour], "fill-opacity": 0.12 }),
+      s("text", { x: 38, y: cy + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: INK[colour.colour], text: colour.colour }),
+      s("rect", { class: "hit", x: 10, y: y + 6, width: 56, height: rowH - 12, rx: 9 })));
     for (const t of colour.queue) parts.push(token(t, 90 + (t.position - 1) * 62, cy, 19, view.viewer));
     const vx = 90 + 6 * 62 + 10;
     parts.push(s("g", {}, s("title", { text: `${colour.colour} VP token: ${colour.vp_trophies} trophies, ${colour.additional_vp} additional` }),

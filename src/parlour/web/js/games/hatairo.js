@@ -94,26 +94,30 @@ function drawMat(view, player, context) {
   });
   // The palette: one chip per pigment, then the atelier of reserved flags.
   const py = ty + 40;
-  const palette = [s("rect", { x: 6, y: py, width: left + columns * cell - 10, height: 50, rx: 10, fill: "#fff8e7", stroke: "#d4a373" }),
-    s("text", { x: 14, y: py + 16, "font-size": 11, "font-weight": 700, text: `Palette ${player.pigments ?? "?"}/10` }),
-    s("rect", { class: "hit", x: 4, y: py - 2, width: left + columns * cell - 6, height: 54, rx: 11 })];
+  const rowW = left + columns * cell - 10;
+  parts.push(s("rect", { x: 6, y: py, width: rowW, height: 50, rx: 10, fill: "#fff8e7", stroke: "#d4a373" }));
+  // The palette's click target is its label box, apart from the pigment chips (clicked to discard).
+  const palette = [s("rect", { x: 10, y: py + 4, width: 88, height: 42, rx: 8, fill: "#fde9c4", stroke: "#d4a373" }),
+    s("text", { x: 54, y: py + 22, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: "Palette" }),
+    s("text", { x: 54, y: py + 37, "text-anchor": "middle", "font-size": 11, text: `${player.pigments ?? "?"}/10` }),
+    s("rect", { class: "hit", x: 8, y: py + 2, width: 92, height: 46, rx: 9 })];
   parts.push(own ? target("area:palette", "your palette (gain a flag as a pigment)", ...palette) : s("g", {}, ...palette));
-  let px = 110;
+  let px = 118;
   for (const [pigment, count] of Object.entries(player.palette || {})) {
     for (let k = 0; k < count; k++) {
-      const chip = [s("circle", { cx: px, cy: py + 25, r: 11, fill: PIGMENT[pigment], stroke: "#0007", "stroke-width": 1.5 }), s("circle", { class: "hit", cx: px, cy: py + 25, r: 14 })];
+      const chip = [s("circle", { cx: px, cy: py + 25, r: 11, fill: PIGMENT[pigment], stroke: "#0007", "stroke-width": 1.5 }), s("circle", { class: "hit", cx: px, cy: py + 25, r: 13 })];
       parts.push(own ? target(`pig:${pigment}`, `${pigment} pigment`, ...chip) : s("g", {}, s("title", { text: pigment }), ...chip));
-      px += 26;
+      px += 27;
     }
   }
   const ay = py + 60;
-  const atelierW = left + columns * cell - 10;
-  const atelier = [s("rect", { x: 6, y: ay, width: atelierW, height: CARD_H + 30, rx: 10, fill: "#eef4fb", stroke: "#7da0c4" }),
-    s("text", { x: 14, y: ay + 16, "font-size": 11, "font-weight": 700, text: "Atelier (reserved flags)" }),
-    s("rect", { class: "hit", x: 4, y: ay - 2, width: atelierW + 4, height: CARD_H + 34, rx: 11 })];
+  parts.push(s("rect", { x: 6, y: ay, width: rowW, height: CARD_H + 12, rx: 10, fill: "#eef4fb", stroke: "#7da0c4" }));
+  const atelier = [s("rect", { x: 10, y: ay + 4, width: 88, height: CARD_H + 4, rx: 8, fill: "#d6e4f5", stroke: "#7da0c4" }),
+    s("text", { x: 54, y: ay + CARD_H / 2 + 9, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: "Atelier" }),
+    s("rect", { class: "hit", x: 8, y: ay + 2, width: 92, height: CARD_H + 8, rx: 9 })];
   parts.push(own ? target("area:atelier", "your atelier (reserve a flag)", ...atelier) : s("g", {}, ...atelier));
-  (player.atelier || []).forEach((name, i) => parts.push(flagCard(name, 14 + i * (CARD_W + 8), ay + 24)));
-  let height = ay + CARD_H + 40;
+  (player.atelier || []).forEach((name, i) => parts.push(flagCard(name, 108 + i * (CARD_W + 8), ay + 6)));
+  let height = ay + CARD_H + 20;
   const hand = player.hand || [];
   if (hand.length) {
     parts.push(s("text", { x: 10, y: height + 14, "font-size": 12, "font-weight": 700, text: "Your hand (set-up)" }));
@@ -121,7 +125,7 @@ function drawMat(view, player, context) {
     height += 30 + Math.ceil(hand.length / 5) * (CARD_H + 8);
   }
   if (player.setup) parts.push(s("text", { x: left, y: height - 10, "font-size": 12, fill: "#6f655b", text: `Set-up ${player.setup}` }));
-  const width = Math.max(left + columns * cell + 4, 10 + 5 * (CARD_W + 8));
+  const width = Math.max(left + columns * cell + 4, 10 + 5 * (CARD_W + 8), 112 + (player.atelier || []).length * (CARD_W + 8));
   return svg(width, height + 6, `${context.names[player.seat]}'s gallery, palette and atelier`, ...parts);
 }
 

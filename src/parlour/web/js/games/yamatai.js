@@ -1,0 +1,219 @@
+// Yamataï: the archipelago (hex islands with their culture tokens, mountains and buildings; the
+// boat spots between them with the boats placed there), the fleet track, the building row, the
+// specialist track and each player's mat (coins, harbour, culture tokens, buildings, specialists).
+// Island and spot positions come from the game's board data file.
+//
+// Clicks: a fleet tile; a boat of your hand, then the spot for it; an island to collect from; a
+// building tile of the row, then the island to build it on; a specialist to recruit; islands and
+// spots for the fleet powers. Trading, paying and ending steps are buttons.
+
+import { gameData } from "../api.js";
+import { h, s, svg, target } from "../dom.js";
+
+const UNIT = 46;
+const BOAT = { bamboo: "#5aa832", wood: "#8b5a2b", stone: "#555", clay: "#c8553d", gold: "#e0b000" };
+const CULTURE = { orange: "#f08c00", green: "#37b24d", violet: "#7048e8", blue: "#1c7ed6", beige: "#d8c3a5", pink: "#e64980" };
+const PLAYER = { blue: "#1c7ed6", orange: "#f76707", purple: "#862e9c", grey: "#6c757d" };
+const RESOURCES = ["bamboo", "wood", "stone", "clay", "gold"];
+let BOARD = null;
+let TILES = {};
+let FLEET = {};
+
+function hexPoints(cx, cy, r) {
+  const points = [];
+  for (let i = 0; i < 6; i++) {
+    const angle = (Math.PI / 3) * i + Math.PI / 6;
+    points.push(`${(cx + r * Math.cos(angle)).toFixed(1)},${(cy + r * Math.sin(angle)).toFixed(1)}`);
+  }
+  return points.join(" ");
+}
+
+function building(kind, cx, cy) {
+  if (!kind) return null;
+  if (kind === "torii") return s("path", { d: `M${cx - 12} ${cy - 8} H${cx + 12} M${cx - 9} ${cy - 3} H${cx + 9} M${cx - 7} ${cy - 8} V${cy + 12} M${cx + 7} ${cy - 8} V${cy + 12}`, stroke: "#c92a2a", "stroke-width": 4, "stroke-linecap": "round" });
+  if (kind === "palace") return s("path", { d: `M${cx - 14} ${cy + 10} V${cy - 2} L${cx} ${cy - 14} L${cx + 14} ${cy - 2} V${cy + 10}Z`, fill: "#fab005", stroke: "#5f3dc4", "stroke-width": 3 });
+  if (kind === "sacred ground") return s("circle", { cx, cy, r: 12, fill: "#fff", stroke: "#c92a2a", "stroke-width": 4 });
+  return s("path", { d: `M${cx - 11} ${cy + 10} V${cy - 3} L${cx} ${cy - 12} L${cx + 11} ${cy - 3} V${cy + 10}Z`, fill: PLAYER[kind] || "#999", stroke: "#222", "stroke-width": 2 });
+}
+
+function drawBoard(view) {
+  const xs = [...BOARD.islands, ...BOARD.spots].map((p) => p.x);
+  const ys = [...BOARD.islands, ...BOARD.spots].map((p) => p.y);
+  const minX = Math.min(...xs) - 1.2;
+  const minY = Math.min(...ys) - 1.2;
+  const width = (Math.max(...xs) - minX + 1.2) * UNIT;
+  const height = (Math.max(...ys) - minY + 1.2) * UNIT;
+  const X = (x) => (x - minX) * UNIT;
+  const Y = (y) => (y - minY) * UNIT;
+  const parts = [s("rect", { x: 0, y: 0, width, height, rx: 14, fill: "#a5d8ff" })];
+  const state = Object.fromEntries(view.islands.map((island) => [island.id, island]));
+  for (const island of BOARD.islands) {
+    const here = state[island.id] || {};
+    const cx = X(island.x);
+    const cy = Y(island.y);
+    const piece = [s("polygon", { points: hexPoints(cx, cy, UNIT * 0.8), fill: here.mountain ? "#b5a58a" : "#d3e6b5", stroke: "#6b8e4e", "stroke-width": 2 })];
+    if (here.mountain) piece.push(s("path", { d: `M${cx - 20} ${cy + 18} L${cx - 8} ${cy + 2} L${cx} ${cy + 12} L${cx + 8} ${cy} L${cx + 20} ${cy + 18}Z`, fill: "#8d7b68", opacity: 0.6 }));
+    if (here.token) piece.push(s("circle", { cx, cy: cy - 6, r: 11, fill: CULTURE[here.token] || "#eee", stroke: here.mountain ? "#111" : "#fff", "stroke-width": 2.5 }));
+    piece.push(building(here.building, cx, cy + (here.token ? 12 : 0)));
+    piece.push(s("text", { x: cx, y: cy + UNIT * 0.62, "text-anchor": "middle", "font-size": 9, fill: "#3d5a2a", text: island.id }));
+    piece.push(s("polygon", { class: "hit", points: hexPoints(cx, cy, UNIT * 0.74) }));
+    const words = [`island ${island.id}`, here.mountain ? "mountain" : null, here.token ? `${here.token} culture token` : null, here.building ? `${here.building}${here.tile ? ` (${here.tile})` : ""}` : null].filter(Boolean).join(", ");
+    parts.push(target(`isl:${island.id}`, words, ...piece));
+  }
+  const entries = new Set(BOARD.meta.entry_spots);
+  const placed = new Set(view.turn ? view.turn.placed : []);
+  for (const spot of BOARD.spots) {
+    const cx = X(spot.x);
+    const cy = Y(spot.y);
+    const boat = view.boats[spot.id];
+    const piece = [s("circle", { cx, cy, r: 9, fill: entries.has(spot.id) ? "#fff3bf" : "#e7f5ff", stroke: "#4dabf7", "stroke-width": 1.5 })];
+    if (boat) piece.push(s("path", { d: `M${cx - 11} ${cy - 2} H${cx + 11} L${cx + 6} ${cy + 7} H${cx - 6}Z M${cx} ${cy - 2} V${cy - 12} L${cx + 7} ${cy - 4}Z`, fill: BOAT[boat], stroke: placed.has(spot.id) ? "#fff" : "#222", "stroke-width": placed.has(spot.id) ? 2.5 : 1 }));
+    piece.push(s("circle", { class: "hit", cx, cy, r: 12 }));
+    parts.push(target(`spot:${spot.id}`, `spot ${spot.id}${entries.has(spot.id) ? " (entry)" : ""}${boat ? `: ${boat} boat` : ""}`, ...piece));
+  }
+  return svg(width, height, "The archipelago", ...parts);
+}
+
+function costDots(tile, x, y) {
+  const dots = [];
+  let i = 0;
+  for (const resource of RESOURCES) for (let k = 0; k < Number(tile[resource] || 0); k++) dots.push(s("circle", { cx: x + 8 + (i++) * 13, cy: y, r: 5.5, fill: BOAT[resource], stroke: "#0006" }));
+  return dots;
+}
+
+function tileCard(id, x, y, key) {
+  const tile = TILES[id] || {};
+  const parts = [s("rect", { x, y, width: 86, height: 62, rx: 7, fill: tile.type === "standard" ? "#fff" : "#fff4e6", stroke: "#8a7f72" }),
+    s("text", { x: x + 6, y: y + 15, "font-size": 11, "font-weight": 700, text: `${id} · ${tile.pp ?? "?"} PP` }),
+    s("text", { x: x + 6, y: y + 30, "font-size": 10, fill: "#6f655b", text: tile.type || "" }),
+    ...costDots(tile, x, y + 46), s("rect", { class: "hit", x: x - 2, y: y - 2, width: 90, height: 66, rx: 8 })];
+  const words = `building ${id}: ${tile.type}, ${tile.pp} PP, needs ${RESOURCES.filter((r) => Number(tile[r])).map((r) => `${tile[r]} ${r}`).join(", ")}`;
+  return key ? target(key, words, ...parts) : s("g", {}, s("title", { text: words }), ...parts);
+}
+
+function drawTracks(view) {
+  const parts = [];
+  const width = 10 * 60 + 20;
+  parts.push(s("text", { x: 8, y: 16, "font-size": 12, "font-weight": 700, text: `Fleet track (round ${view.round})` }));
+  view.fleet_track.forEach((slot, i) => {
+    const x = 8 + i * 60;
+    const taken = view.fleet_tiles_taken.includes(slot.tile);
+    const fleet = FLEET[slot.tile] || {};
+    const piece = [s("rect", { x, y: 24, width: 54, height: 54, rx: 6, fill: slot.tile === null ? "#dee2e6" : taken ? "#f1f3f5" : "#fff", stroke: "#495057" }),
+      s("text", { x: x + 27, y: 50, "text-anchor": "middle", "font-size": 18, "font-weight": 700, fill: taken ? "#adb5bd" : "#212529", text: slot.tile ?? "?" }),
+      ...(slot.tile !== null ? costDots(fleet, x - 2, 68) : []),
+      s("rect", { class: "hit", x: x - 2, y: 22, width: 58, height: 58, rx: 7 })];
+    const words = slot.tile === null ? `fleet position ${slot.position}: face down` : `fleet tile ${slot.tile}: ${fleet.power_text || ""}`;
+    parts.push(slot.tile === null ? s("g", {}, s("title", { text: words }), ...piece) : target(`fleet:${slot.tile}`, words, ...piece));
+  });
+  parts.push(s("text", { x: 8, y: 102, "font-size": 12, "font-weight": 700, text: `Building row (deck ${view.building_deck})` }));
+  view.building_row.forEach((id, i) => id && parts.push(tileCard(id, 8 + i * 94, 110, `bldg:${id}`)));
+  parts.push(s("text", { x: 8, y: 196, "font-size": 12, "font-weight": 700, text: `Specialists (deck ${view.specialist_deck})` }));
+  view.specialist_track.forEach((entry, i) => {
+    const x = 8 + i * 120;
+    if (!entry.specialist) {
+      parts.push(s("rect", { x, y: 204, width: 114, height: 44, rx: 7, fill: "#f8f9fa", stroke: "#ced4da", "stroke-dasharray": "4 3" }));
+      return;
+    }
+    parts.push(target(`spec:${entry.specialist}`, `${entry.specialist} (${entry.coins} coins on it)`,
+      s("rect", { x, y: 204, width: 114, height: 44, rx: 7, fill: "#f3f0ff", stroke: "#7048e8" }),
+      s("text", { x: x + 57, y: 222, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: entry.specialist }),
+      s("text", { x: x + 57, y: 239, "text-anchor": "middle", "font-size": 10, fill: "#6f655b", text: `${entry.coins} coins` }),
+      s("rect", { class: "hit", x: x - 2, y: 202, width: 118, height: 48, rx: 8 })));
+  });
+  return svg(Math.max(width, 5 * 120 + 16), 256, "Fleet track, building row and specialists", ...parts);
+}
+
+function drawHand(view) {
+  const hand = view.turn && view.turn.hand ? view.turn.hand : {};
+  const parts = [];
+  let x = 8;
+  for (const resource of RESOURCES) {
+    const count = hand[resource] || 0;
+    if (!count) continue;
+    parts.push(target(`boat:${resource}`, `${count} ${resource} boat${count > 1 ? "s" : ""} to place`,
+      s("rect", { x, y: 4, width: 80, height: 40, rx: 8, fill: "#fff", stroke: BOAT[resource], "stroke-width": 2 }),
+      s("path", { d: `M${x + 10} 20 H${x + 40} L${x + 34} 32 H${x + 16}Z`, fill: BOAT[resource] }),
+      s("text", { x: x + 46, y: 29, "font-size": 12, "font-weight": 700, text: `×${count}` }),
+      s("rect", { class: "hit", x: x - 2, y: 2, width: 84, height: 44, rx: 9 })));
+    x += 88;
+  }
+  if (x === 8) return null;
+  return svg(x + 4, 48, "Boats in your hand", ...parts);
+}
+
+function drawMat(mat, seat, context) {
+  const culture = Object.entries(mat.culture).filter(([, n]) => n).map(([c, n]) => h("span", { class: "chip", style: `background:${CULTURE[c]}` }, `${c} ×${n}`));
+  const harbour = Object.entries(mat.harbour).filter(([, n]) => n).map(([r, n]) => h("span", { class: "chip", style: `background:${BOAT[r]};color:#fff` }, `${r} ×${n}`));
+  const built = svg(Math.max(1, mat.built.length + mat.reserved.length) * 94 + 10, 70, "Built and reserved buildings",
+    ...mat.built.map((id, i) => tileCard(id, 4 + i * 94, 4)),
+    ...mat.reserved.map((id, i) => tileCard(id, 4 + (mat.built.length + i) * 94, 4, `bldg:${id}`)));
+  return h("div", { class: "mat" },
+    h("h3", { style: `color:${PLAYER[mat.colour]}` }, `${context.names[seat]} — ${mat.colour}${seat === context.seat ? " — you" : ""}`),
+    h("p", {}, `${mat.coins} coins · ${mat.pp_tokens} PP tokens · ${mat.buildings_left} buildings left · ${mat.discarded} boats discarded`),
+    h("p", {}, "Culture: ", ...(culture.length ? culture : ["none"]), " · Harbour: ", ...(harbour.length ? harbour : ["empty"])),
+    h("p", {}, `Specialists: ${mat.specialists.join(", ") || "none"}`),
+    mat.built.length || mat.reserved.length ? h("div", { class: "strip" }, h("small", {}, "Built, then reserved:"), built) : null);
+}
+
+export default {
+  async prepare(summary) {
+    const [board, tiles, fleet] = await Promise.all([gameData(summary.game, "board.toml"), gameData(summary.game, "building_tiles.csv"), gameData(summary.game, "fleet_tiles.csv")]);
+    BOARD = board;
+    TILES = Object.fromEntries(tiles.map((t) => [t.id, t]));
+    FLEET = Object.fromEntries(fleet.map((t) => [Number(t.number), t]));
+  },
+
+  colour(view, seat) {
+    return PLAYER[view.mats[seat].colour];
+  },
+
+  draw(view, context) {
+    const turn = view.turn || {};
+    const order = view.turn_order.map((c, i) => (i === view.turn_index ? `[${c}]` : c)).join(" → ");
+    const hand = drawHand(view);
+    return h("div", { class: "yamatai" },
+      h("p", { class: "muted" }, `Round ${view.round} · turn order ${order} · phase: ${turn.phase || "–"}${turn.fleet_tile ? ` · fleet tile ${turn.fleet_tile}` : ""} · reserve ${RESOURCES.map((r) => `${r} ${view.reserve[r]}`).join(", ")} · sacred ground ${view.sacred_ground_left}${view.end_reason ? ` · ended: ${view.end_reason}` : ""}`),
+      hand ? h("div", { class: "strip" }, h("strong", {}, "Boats to place:"), hand) : null,
+      drawBoard(view), drawTracks(view),
+      h("div", { class: "mats" }, ...view.mats.map((mat, seat) => drawMat(mat, seat, context))));
+  },
+
+  keys(action) {
+    switch (action.kind) {
+      case "fleet": return [`fleet:${action.tile}`];
+      case "place": return [`boat:${action.resource}`, `spot:${action.spot}`];
+      case "collect": case "swap_token_from": case "swap_token_to": case "sacred_ground": return [`isl:${action.island}`];
+      case "build": return [`bldg:${action.tile}`, `isl:${action.island}`];
+      case "reserve": return [`bldg:${action.tile}`];
+      case "recruit": return [`spec:${action.specialist}`];
+      case "move_from": case "move_to": case "swap_boat_from": case "swap_boat_to": case "remove_boat": return [`spot:${action.spot}`];
+      default: return [];
+    }
+  },
+
+  describe(key) {
+    const [kind, value] = key.split(":");
+    const words = { fleet: "fleet tile", boat: "a boat:", spot: "spot", isl: "island", bldg: "building", spec: "the specialist" };
+    return `${words[kind] || kind} ${value}`;
+  },
+
+  prompt(view, legal) {
+    const kinds = new Set(legal.map((a) => a.kind));
+    if (kinds.has("fleet")) return "take a fleet tile.";
+    if (kinds.has("buy") || kinds.has("sell")) return "trade a boat with the reserve, or end trading.";
+    if (kinds.has("place")) return "click a boat of your hand, then the spot for it.";
+    if (kinds.has("collect") || kinds.has("build")) return "collect a culture token from an island, or click a building, then the island to build on.";
+    if (kinds.has("recruit")) return "recruit a specialist, or none.";
+    return "choose a move.";
+  },
+
+  guess(key, picker) {
+    const [first] = picker.selection;
+    if (key.startsWith("isl:") && first && first.startsWith("bldg:")) return `build ${first.slice(5)} on ${key.slice(4)}`;
+    if (key.startsWith("isl:") && !first) return `collect the token on ${key.slice(4)}`;
+    if (key.startsWith("spot:") && first && first.startsWith("boat:")) return `place ${first.slice(5)} boat at ${key.slice(5)}`;
+    if (key.startsWith("fleet:")) return `take fleet tile ${key.slice(6)}`;
+    return null;
+  },
+};

@@ -1,0 +1,49 @@
+"""A person plays a whole game of every game against bots in the browser, by clicking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .clicking import finished, play_clicks
+from .conftest import Server, screenshot
+
+GAMES = ["hatflings", "hanbok_runway", "hatairo", "yamatai"]
+
+
+def create_from_lobby(page: Any, game: str, bots: list[str], name: str = "Ann") -> str:
+    """Fill the lobby's form: the game, one person (this page) and the given bots; the table id."""
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(bots) + 1))
+    page.select_option("#seat-0", "human")
+    for index, bot in enumerate(bots, start=1):
+        page.select_option(f"#seat-{index}", bot)
+    page.fill("#your-name", name)
+    page.click("#create")
+    page.wait_for_selector("#invite-link")
+    link = page.input_value("#invite-link")
+    assert "/invite/" in link
+    page.click("#go-table")
+    page.wait_for_selector("#board svg")
+    return link.rsplit("/", 1)[1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_person_plays_a_whole_game_against_a_bot(server: Server, open_page: Callable[..., Any], game: str) -> None:
+    page = open_page(server.url + "/")
+    table_id = create_from_lobby(page, game, ["random"])
+    play_clicks(page, decisions=6)
+    screenshot(page, f"{game}-table")
+    play_clicks(page)
+    assert finished(page)
+    assert "wins" in page.inner_text("#scores") or "Shared win" in page.inner_text("#scores")
+    screenshot(page, f"{game}-final")
+    summary = server.table(table_id)
+    assert summary["status"] == "finished"
+    totals = [row["total"] for row in summary["result"]["scores"]]
+    cells = page.locator("#scores tr.total td").all_inner_texts()
+    assert [float(cell) for cell in cells] == [float(total) for total in totals]
+    # Every move is in the log, in words.
+    assert page.locator("#log > li").count() == summary["version"]
