@@ -107,3 +107,15 @@ def test_events_describe_what_happened() -> None:
     events = state.apply("collect the token on I01")
     assert events[0].data == {"seat": 0, "island": "I01", "token": "orange"}
     assert state.phase in (r.RECRUIT, r.END, r.FLEET)
+
+
+def test_round_and_game_end_events() -> None:
+    state = fresh(4, seed=6, max_rounds=1)
+    kinds = []
+    while not state.is_terminal():
+        kinds.extend(e.kind for e in state.apply(state.legal_actions()[0]))
+    assert kinds[-1] == "game_over" and "round" not in kinds
+    state = fresh(4, seed=6)
+    while state.round_no == 1:
+        events = state.apply(state.legal_actions()[0])
+    assert events[-1].kind == "round" and events[-1].data["round"] == 2

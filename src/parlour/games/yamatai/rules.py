@@ -357,7 +357,9 @@ class YamataiState(State):
             events = self._use_power()
         else:
             events = self._power_target(a)
-        self._advance()
+        happened = self._advance()
+        if happened is not None:
+            events.append(happened)
         return events
 
     # --- turn flow ---------------------------------------------------------------------------
@@ -386,14 +388,18 @@ class YamataiState(State):
             self.turn_fleets = []
         self._legal = None
 
-    def _advance(self) -> None:
-        """Resolve every phase that offers its player no choice of its own (R36) up to the next decision."""
+    def _advance(self) -> Event | None:
+        """Resolve every phase that offers its player no choice of its own (R36) up to the next decision.
+
+        Returns the event of a round (or game) that ended on the way, if any.
+        """
+        happened = None
         while True:
             ids = self._decision()
             if ids is not None:
                 actions = self.game.actions
                 self._legal = [actions[i] for i in ids]
-                return
+                return happened
             phase = self.phase
             if phase == TRADE:
                 self.phase = PLACE
@@ -406,36 +412,29 @@ class YamataiState(State):
                 self.phase = RECRUIT
             elif phase == RECRUIT:
                 self.phase = END
+            elif self.turn + 1 < len(self.order):
+                self._start_turn(self.turn + 1)
             else:
-                self._end_turn()
+                happened = self._end_round()
 
-    def _end_turn(self) -> None:
-        if self.turn + 1 < len(self.order):
-            self._start_turn(self.turn + 1)
-        else:
-            self._end_round()
-
-    def _end_round(self) -> None:
+    def _end_round(self) -> Event:
         """End-of-round steps in the rulebook's order, with the end triggers where they bite (R23)."""
         self.final_order = self.order[:]
         if self.end_a:
-            self._finish("A")
-            return
+            return self._finish("A")
         for k in range(SLOTS):
             if self.spec_track[k] >= 0:
                 self.spec_coins[k] += 2
         for k in range(SLOTS):
             if self.spec_track[k] < 0:
                 if not self.spec_deck:
-                    self._finish("C")
-                    return
+                    return self._finish("C")
                 self.spec_track[k] = self.spec_deck.pop()
                 self.spec_coins[k] = 0
         for k in range(SLOTS):
             if self.row[k] < 0:
                 if not self.deck:
-                    self._finish("D")
-                    return
+                    return self._finish("D")
                 self.row[k] = self._draw_building()
         used = self.turn_fleets
         ranked = sorted(range(len(self.order)), key=lambda j: used[j])
@@ -448,14 +447,15 @@ class YamataiState(State):
         self.fleet_track = [t for t, _ in left] + returned
         self.fleet_batch = [-1 if p < SLOTS else b for p, (_, b) in enumerate(left)] + [batch] * len(returned)
         if min(self.reserve) == 0:
-            self._finish("B")
-            return
+            return self._finish("B")
         limit = self.game.options["max_rounds"]
         if limit and self.round_no >= limit:
-            self._finish("rounds")
-            return
+            return self._finish("rounds")
         self.round_no += 1
         self._start_turn(0)
+        order = [self.game.colours[s] for s in self.order]
+        text = f"round {self.round_no} begins; turn order: {', '.join(order)}"
+        return Event("round", text, {"round": self.round_no, "turn_order": order})
 
     def _draw_building(self) -> int:
         for s in range(len(self.known_top)):
@@ -463,10 +463,13 @@ class YamataiState(State):
                 self.known_top[s] -= 1
         return self.deck.pop()
 
-    def _finish(self, reason: str) -> None:
+    def _finish(self, reason: str) -> Event:
         self.end_reason = reason
         self.phase = OVER
         self.seat = TERMINAL
+        totals = [score.total for score in self.scores()]
+        text = f"the game ends: {END_REASONS[reason]}"
+        return Event("game_over", text, {"reason": reason, "scores": totals, "winners": self.winners()})
 
     # --- legal actions -----------------------------------------------------------------------
 
