@@ -1,0 +1,61 @@
+"""Protocol invariants (parlour.engine.conformance) at every player count, board side and variant."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parlour.engine import Rng, load_game
+from parlour.engine.conformance import check_game
+
+# Every player count with every variant on the standard side, and every player count on the beginner side.
+CONFIGS = [
+    (players, False, variant)
+    for players in (1, 2, 3, 4)
+    for variant in ("standard", "motif", "drafting", "motif+drafting")
+    if not (players == 1 and "drafting" in variant)
+] + [(players, True, "standard") for players in (1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize(("players", "beginner", "variant"), CONFIGS)
+@settings(max_examples=1, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_conformance(players: int, beginner: bool, variant: str, seed: int) -> None:
+    game = load_game("hatairo", players=players, beginner=beginner, variant=variant)
+    final = check_game(game, seed)
+    assert final.is_terminal() and len(set(final.turns)) == 1
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]), variant=st.sampled_from(["standard", "drafting"])
+)
+def test_determinize_keeps_every_seats_view(seed: int, players: int, variant: str) -> None:
+    state = load_game("hatairo", players=players, variant=variant).new_state(seed)
+    rng = Rng(seed)
+    step = 0
+    while not state.is_terminal() and step < 120:
+        if step % 7 == 0:
+            for seat in range(players):
+                twin = state.determinize(seat, Rng(seed + step + seat))
+                assert json.dumps(twin.view(seat), sort_keys=True) == json.dumps(state.view(seat), sort_keys=True)
+                twin_rng = Rng(step)
+                while not twin.is_terminal():  # a determinized state plays on to a proper end
+                    twin.apply(twin_rng.choice(twin.legal_actions()))
+        state.apply(rng.choice(state.legal_actions()))
+        step += 1
+
+
+def test_heuristic_in_range_and_prefers_the_leader() -> None:
+    state = load_game("hatairo", players=3).new_state(2)
+    rng = Rng(2)
+    while not state.is_terminal():
+        for seat in range(3):
+            assert -1.0 <= state.heuristic(seat) <= 1.0
+        state.apply(rng.choice(state.legal_actions()))
+    totals = [s.total for s in state.scores()]
+    best = totals.index(max(totals))
+    assert state.heuristic(best) >= max(state.heuristic(seat) for seat in range(3))
