@@ -1,0 +1,144 @@
+"""Playing online through an invite link, resuming after a reload, the replay viewer, and the table's
+helpers: wrong clicks explained, stepping back, keyboard play, hints, rules, a phone-sized screen."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .clicking import MY_TURN_OR_OVER, click_one, finished, play_clicks
+from .conftest import Server, screenshot
+from .test_play import create_from_lobby
+
+
+def test_two_people_play_one_game_through_an_invite_link(
+    server: Server, open_page: Callable[..., Any], browser: Any
+) -> None:
+    ann = open_page(server.url + "/")
+    ann.select_option("#game", "hanbok_runway")
+    ann.select_option("#players", "2")
+    ann.select_option("#seat-0", "human")
+    ann.select_option("#seat-1", "human")
+    ann.fill("#your-name", "Ann")
+    ann.click("#create")
+    invite = ann.input_value("#invite-link")
+    ann.click("#go-table")
+    ann.wait_for_selector("#board svg")
+    assert "Waiting for every seat" in ann.inner_text("#turn")
+
+    bob = open_page(invite)  # a second browser context: another person, elsewhere
+    bob.fill("#join-name", "Bob")
+    bob.click("#join")
+    bob.wait_for_selector("#board svg")
+    table_id = invite.rsplit("/", 1)[1]
+    watcher = open_page(f"{server.url}/?table={table_id}&watch=1")
+    watcher.wait_for_selector("#board svg")
+    assert watcher.locator("#moves").is_hidden()
+
+    clicks = 0
+    deadline = time.monotonic() + 120
+    while not finished(ann):
+        assert time.monotonic() < deadline, "the online game did not end in time"
+        mover = next((page for page in (ann, bob) if page.locator("#turn.mine").count()), None)
+        if mover is None:
+            ann.wait_for_timeout(15)
+            continue
+        click_one(mover, clicks)
+        clicks += 1
+        if clicks == 20:
+            screenshot(ann, "hanbok_runway-online-ann")
+            screenshot(bob, "hanbok_runway-online-bob")
+    bob.wait_for_selector("#scores")
+    watcher.wait_for_selector("#scores")
+    assert ann.inner_text("#scores tr.total") == bob.inner_text("#scores tr.total") == watcher.inner_text("#scores tr.total")
+    seats = server.table(table_id)["seats"]
+    assert [seat["name"] for seat in seats] == ["Ann", "Bob"]
+
+
+def test_a_reload_mid_game_resumes_and_the_replay_steps_through_it(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(server.url + "/")
+    table_id = create_from_lobby(page, "hatflings", ["random"])
+    play_clicks(page, decisions=8)
+    page.wait_for_function(MY_TURN_OR_OVER)
+    logged = page.locator("#log > li").count()
+    assert logged > 0
+    page.reload()
+    page.wait_for_selector("#board svg")
+    page.wait_for_function(MY_TURN_OR_OVER)
+    # Same seat, same game: the log comes back from the server, and play goes on from here.
+    assert page.locator("#log > li").count() == logged
+    assert "you" in page.inner_text("#players")
+    play_clicks(page)
+    total = server.table(table_id)["version"]
+
+    page.click("#open-replay")
+    page.wait_for_selector("#ply-slider")
+    page.wait_for_function("document.querySelector('#ply').textContent.startsWith('Start')")
+    page.click("#next")
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#ply').textContent.startsWith('Move 2 of')")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('#ply').textContent.startsWith('Move 1 of')")
+    page.click("#last")
+    page.wait_for_function(f"document.querySelector('#ply').textContent.startsWith('Move {total} of {total}')")
+    assert page.locator("#log > li.current").count() == 1
+    screenshot(page, "hatflings-replay")
+
+
+def test_wrong_clicks_back_keyboard_hint_and_rules(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hatflings", ["random"])
+    page.wait_for_function(MY_TURN_OR_OVER)
+
+    # A square no move can use gets an explanation, and nothing is played.
+    before = page.locator("#log > li").count()
+    page.locator("#board [data-key^='sq:']:not(.legal)").first.click()
+    page.wait_for_function("document.querySelector('#explain').textContent.startsWith('Not allowed')")
+    assert page.locator("#log > li").count() == before
+
+    # First step of a placement, then back: the choice is undone before anything is played.
+    pool = page.locator("#board [data-key='kind:normal'].legal")
+    pool.click()
+    assert page.locator("#board [data-key='kind:normal'].chosen").count() == 1
+    assert page.is_enabled("#back")
+    page.click("#back")
+    assert page.locator("#board .chosen").count() == 0 and page.is_disabled("#back")
+
+    # The same move by keyboard alone: focus the halfling, Enter, focus a square, Enter.
+    pool.focus()
+    page.keyboard.press("Enter")
+    square = page.locator("#board [data-key^='sq:'].legal").first
+    square.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('#log > li').length > {before}")
+    page.wait_for_function(MY_TURN_OR_OVER)
+
+    # And from the list of every legal move.
+    count = page.locator("#log > li").count()
+    page.focus("#moves")
+    page.keyboard.press("ArrowDown")
+    page.focus("#play-move")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('#log > li').length > {count}")
+    page.wait_for_function(MY_TURN_OR_OVER)
+
+    page.click("#hint")
+    page.wait_for_function("/Hint:|only legal move/.test(document.querySelector('#hint-text').textContent)", timeout=60_000)
+
+    page.click("#rules")
+    page.wait_for_selector("#rules-body h2, #rules-body h3")
+    assert page.locator("#rules-dialog").is_visible()
+    page.keyboard.press("Escape")
+    assert not page.locator("#rules-dialog").is_visible()
+
+
+def test_a_phone_sized_screen(server: Server, open_page: Callable[..., Any]) -> None:
+    for game in ("hanbok_runway", "hatairo", "yamatai", "hatflings"):
+        page = open_page(server.url + "/", viewport={"width": 390, "height": 844})
+        create_from_lobby(page, game, ["random"])
+        page.wait_for_function(MY_TURN_OR_OVER)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{game}: the page is {overflow}px wider than a phone"
+        screenshot(page, f"{game}-phone")
+        page.context.close()
