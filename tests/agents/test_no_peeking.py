@@ -15,9 +15,9 @@ from parlour.engine import Rng, State
 
 from .positions import skim_position
 
-# Seat 0 holds 1 and 12 against a middle 4; the rival holds 9+10 or 8+5, the rest is in the deck.
-MINE, MIDDLE = [1, 12], 4
-RIVAL_A, RIVAL_B = [9, 10], [8, 5]
+# Seat 0 holds 4 and 9 against a middle 1; the rival holds 8+11 or 5+2, the rest is in the deck.
+MINE, MIDDLE = [4, 9], 1
+RIVAL_A, RIVAL_B = [8, 11], [5, 2]
 
 
 class PeekingMcts(MctsAgent):
@@ -34,9 +34,11 @@ def twin_positions(generator_a: int = 1, generator_b: int = 2) -> tuple[State, S
     return first, second
 
 
-def test_the_pair_tells_a_peeking_search_apart() -> None:
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
+def test_the_pair_tells_a_peeking_search_apart(rollout: str) -> None:
     first, second = twin_positions()
-    assert PeekingMcts(seed=1, iterations=300).act(first) != PeekingMcts(seed=1, iterations=300).act(second)
+    peeking = [PeekingMcts(seed=1, iterations=300, rollout=rollout).act(state) for state in (first, second)]
+    assert peeking[0] != peeking[1]
 
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=300", "mcts:iterations=300,rollout=random", "greedy", "random"])

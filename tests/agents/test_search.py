@@ -102,9 +102,9 @@ def test_values_are_each_movers_own_in_three_player_games() -> None:
     # while for the rivals (searching at their turn) every move is a loss.
     state = skim_position([[3, 11], [12, 2], [6, 7]], 5, [])
     state.taken = [30, 0, 0]
-    assert MctsAgent(seed=1, iterations=200).search(state).best.value == pytest.approx(1.0)
+    assert MctsAgent(seed=1, iterations=200).search(state).best.value > 0.9
     state.apply("play 3")
-    assert MctsAgent(seed=1, iterations=200).search(state).best.value == pytest.approx(-1.0)
+    assert MctsAgent(seed=1, iterations=200).search(state).best.value < -0.9
 
 
 def test_the_tree_is_kept_when_no_chance_came_between() -> None:

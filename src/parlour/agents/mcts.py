@@ -91,7 +91,7 @@ class MctsAgent(Agent):
         seconds: float | None = None,
         c: float = 1.0,
         rollout: str = "heuristic",
-        cutoff: int = 4,
+        cutoff: int = 0,
         reuse: bool = True,
     ) -> None:
         self.rng = Rng(seed)
@@ -262,6 +262,6 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
         seconds=seconds,
         c=number_param(params, "c", 1.0, float),
         rollout=choice_param(params, "rollout", "heuristic", ("random", "heuristic")),
-        cutoff=number_param(params, "cutoff", 4, int),
+        cutoff=number_param(params, "cutoff", 0, int),
         reuse=choice_param(params, "reuse", "yes", ("yes", "no")) == "yes",
     )
