@@ -15,7 +15,6 @@ from parlour.games.hatflings.board import NAMES, parse_square
 from parlour.games.hatflings.pieces import (
     ALL_SPECIALS,
     DANCE,
-    EMPTY,
     JOKER,
     KIND_NAMES,
     OBJECT_CODES,
@@ -53,8 +52,8 @@ def position(
 ) -> HatflingsState:
     state = parlour.load_game("hatflings", **options).new_state(seed=seed)
     assert isinstance(state, HatflingsState)
-    state.hat = [0] * 36
-    state.scenery = [EMPTY] * 36
+    state.hat = bytearray(36)
+    state.scenery = bytearray(36)
     puddles = 0
     for name, content in layout.items():
         s = square(name)

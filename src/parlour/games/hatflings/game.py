@@ -28,7 +28,7 @@ A_SCENE, A_PIG_SETUP, A_PLACE, A_GREEDY, A_JUMP, A_PUDDLE, A_PIG = range(7)
 
 _SUPPLY_TOTAL = sum(COMPONENTS.objects.values())
 _PLACE_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {}
-_PLACE_ROWS: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
+PLACE_ROWS: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
 
 
 class Hatflings(Game):
@@ -183,7 +183,7 @@ class Hatflings(Game):
         lookup per rank instead of one per square. Action ids are the same in every Hatflings
         game, so the tables are shared by all of them and built once per set of sources.
         """
-        rows = _PLACE_ROWS.get(sources)
+        rows = PLACE_ROWS.get(sources)
         if rows is None:
             per_square = self.place_table(sources)
             built = []
@@ -193,7 +193,7 @@ class Hatflings(Game):
                     high = pattern.bit_length() - 1
                     patterns[pattern] = patterns[pattern ^ (1 << high)] + per_square[y * board.WIDTH + high]
                 built.append((y * board.WIDTH, tuple(patterns)))
-            rows = _PLACE_ROWS[sources] = tuple(built)
+            rows = PLACE_ROWS[sources] = tuple(built)
         return rows
 
     def new_state(self, seed: int = 0) -> Any:

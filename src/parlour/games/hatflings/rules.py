@@ -21,9 +21,9 @@ from parlour.games.hatflings import events as told
 from parlour.games.hatflings import reasons
 from parlour.games.hatflings import render as drawing
 from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, is_edge, push_line
-from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE, Hatflings
+from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE, PLACE_ROWS, Hatflings
 from parlour.games.hatflings.heuristic import evaluate
-from parlour.games.hatflings.masks import FLOOR, MOVERS, OWN, WALLS, reach
+from parlour.games.hatflings.masks import FLOOR, MOVERS, OWN, REACH_BY_RANK, WALLS
 from parlour.games.hatflings.pieces import (
     ALL_SPECIALS,
     BARREL,
@@ -76,9 +76,9 @@ class HatflingsState(State):
         "_legal_ids",
     )
     game: Hatflings
-    hat: list[int]
+    hat: bytearray
     """Per square: 0, or the halfling there as kind * 2 + colour."""
-    scenery: list[int]
+    scenery: bytearray
     """Per square: EMPTY, BOX, BARREL, TREE, COLUMN or PUDDLE + owner."""
     pig: int
     """The pig's square (-1 before it is placed)."""
@@ -106,8 +106,8 @@ class HatflingsState(State):
     @classmethod
     def start(cls, game: Hatflings, seed: int) -> HatflingsState:
         state = cls(game, seed)
-        state.hat = [0] * len(SQUARES)
-        state.scenery = [EMPTY] * len(SQUARES)
+        state.hat = bytearray(len(SQUARES))
+        state.scenery = bytearray(len(SQUARES))
         state.pig = -1
         state.pool = game.options["general_pool_size"]
         state.specials = [ALL_SPECIALS, ALL_SPECIALS]
@@ -212,13 +212,22 @@ class HatflingsState(State):
                     ids.extend(table[s])
             return ids
         # The floor as bitmasks (see masks.py): whose halflings, what blocks, who may jump whom.
-        hats, under = bytes(hat)[::-1], bytes(scenery)[::-1]
+        hats, under = hat[::-1], scenery[::-1]
         own = int(hats.translate(OWN[c]), 2)
         rival = int(hats.translate(OWN[1 - c]), 2)
         floor = int(under.translate(FLOOR), 2)
         blocked = own | rival | int(under.translate(WALLS), 2) | BIT[pig]
         jumpable = rival & floor  # a rival on a box or barrel cannot be jumped over
-        movers = int(hats.translate(MOVERS[c]), 2) & reach(jumpable)
+        r0, r1, r2, r3, r4, r5 = REACH_BY_RANK
+        near_jumpable = (
+            r0[jumpable & 63]
+            | r1[jumpable >> 6 & 63]
+            | r2[jumpable >> 12 & 63]
+            | r3[jumpable >> 18 & 63]
+            | r4[jumpable >> 24 & 63]
+            | r5[jumpable >> 30 & 63]
+        )
+        movers = int(hats.translate(MOVERS[c]), 2) & near_jumpable
         jumps = game.jumps
         while movers:
             low = movers & -movers
@@ -226,9 +235,16 @@ class HatflingsState(State):
             for over, to, aid in jumps[low.bit_length() - 1]:
                 if jumpable >> over & 1 and not blocked >> to & 1:
                     ids.append(aid)
-        targets = reach(own) & ~blocked
+        targets = (
+            r0[own & 63]
+            | r1[own >> 6 & 63]
+            | r2[own >> 12 & 63]
+            | r3[own >> 18 & 63]
+            | r4[own >> 24 & 63]
+            | r5[own >> 30]
+        ) & ~blocked
         if sources and targets:
-            for shift, table in game.place_rows(sources):
+            for shift, table in PLACE_ROWS.get(sources) or game.place_rows(sources):
                 row = targets >> shift & 63
                 if row:
                     ids.extend(table[row])
@@ -496,7 +512,7 @@ class HatflingsState(State):
     def _position_key(self) -> bytes:
         specials = self.specials
         extra = [self.pig, self.pool, specials[0], specials[1], self.puddle_supply, self.started, self.captain]
-        return bytes(self.hat + self.scenery + extra)
+        return bytes(self.hat + self.scenery) + bytes(extra)
 
     def _finish(self, reason: str, events: list[Event]) -> list[Event]:
         self.phase = OVER
