@@ -3,8 +3,8 @@
 The legal-move generator needs, for the captain to move: their halflings, those that may jump,
 the rivals that may be jumped over, and the squares nobody can enter. Rather than looping over
 36 squares in Python, the square lists are turned into bytes, each byte translated to "0" or "1"
-by a table, and the result parsed as a binary number. Neighbourhoods of a whole rank are looked up
-per 6-bit pattern.
+by a table, and the result parsed as a binary number: `int(hats[::-1].translate(OWN[c]), 2)`.
+Neighbourhoods of a whole rank are looked up per 6-bit pattern in REACH_BY_RANK.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ MOVERS = (
     _table(lambda h: h and h & 1 == 1 and h >> 1 != CHEATING),
 )
 """Per colour: halflings wearing it that their captain may jump with."""
-OCCUPIED = _table(lambda h: h != 0)
 WALLS = _table(lambda code: code > BARREL)
 """Scenery that keeps every halfling out: tree, column, puddle."""
 FLOOR = _table(lambda code: code == EMPTY)
@@ -41,21 +40,3 @@ def _reach_of(rank: int, pattern: int) -> int:
 
 REACH_BY_RANK = tuple(tuple(_reach_of(y, pattern) for pattern in range(1 << WIDTH)) for y in range(HEIGHT))
 """Per rank and 6-bit pattern of squares on it: every square surrounding one of them."""
-
-
-def as_mask(squares_reversed: bytes, table: bytes) -> int:
-    """The squares whose code `table` maps to "1" (`squares_reversed` lists square 35 first)."""
-    return int(squares_reversed.translate(table), 2)
-
-
-def reach(mask: int) -> int:
-    """Every square surrounding a square of `mask`."""
-    r0, r1, r2, r3, r4, r5 = REACH_BY_RANK
-    return (
-        r0[mask & 63]
-        | r1[mask >> 6 & 63]
-        | r2[mask >> 12 & 63]
-        | r3[mask >> 18 & 63]
-        | r4[mask >> 24 & 63]
-        | r5[mask >> 30 & 63]
-    )
