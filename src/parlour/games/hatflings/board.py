@@ -98,13 +98,3 @@ def push_line(square: int, direction: int) -> tuple[int, ...]:
         line.append(nxt)
         nxt = step(nxt, direction)
     return tuple(line)
-
-
-def bits(mask: int) -> list[int]:
-    """The squares set in a bitmask, in increasing order."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found

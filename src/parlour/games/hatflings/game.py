@@ -145,7 +145,6 @@ class Hatflings(Game):
                     halfling=KIND_NAMES[kind],
                     square=NAMES[s],
                 )
-        self.greedy_entries: list[tuple[int, int]] = []
         self.greedy_by_square: list[tuple[int, ...]] = [() for _ in SQUARES]
         for s in SQUARES:
             for d in board.inward_directions(s):
@@ -153,7 +152,6 @@ class Hatflings(Game):
                 aid = add(
                     f"greedy push at {NAMES[s]} {name}", "greedy", (A_GREEDY, s, d, 0), square=NAMES[s], direction=name
                 )
-                self.greedy_entries.append((s, aid))
                 self.greedy_by_square[s] += (aid,)
         self.jumps: list[list[tuple[int, int, int]]] = [[] for _ in SQUARES]
         for s in SQUARES:

@@ -9,12 +9,14 @@ Neighbourhoods of a whole rank are looked up per 6-bit pattern in REACH_BY_RANK.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from parlour.games.hatflings.board import HEIGHT, NEIGHBOUR_MASK, WIDTH
 from parlour.games.hatflings.pieces import BARREL, CHEATING, EMPTY
 
 
-def _table(test: object) -> bytes:
-    return bytes(ord("1") if test(code) else ord("0") for code in range(256))  # type: ignore[operator]
+def _table(test: Callable[[int], object]) -> bytes:
+    return bytes(ord("1") if test(code) else ord("0") for code in range(256))
 
 
 OWN = (_table(lambda h: h and h & 1 == 0), _table(lambda h: h and h & 1 == 1))
