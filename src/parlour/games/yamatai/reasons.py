@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from parlour.engine.actions import Action
 from parlour.games.yamatai import board as geo
+from parlour.games.yamatai import phases as ph
 from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, Ids
 from parlour.games.yamatai.components import GOLD, RESOURCES
 
@@ -14,31 +15,29 @@ if TYPE_CHECKING:
 
 
 def _phase_of(action_id: int) -> tuple[int, ...]:
-    from parlour.games.yamatai import rules as r
-
     spans = (
-        (Ids.BUY, (r.FLEET,)),
-        (Ids.PLACE, (r.TRADE,)),
-        (Ids.COLLECT, (r.PLACE,)),
-        (Ids.STOP_COLLECTING, (r.CHOOSE, r.COLLECT)),
-        (Ids.BUILD, (r.COLLECT,)),
-        (Ids.KEEP, (r.CHOOSE,)),
-        (Ids.RECRUIT, (r.HARBOUR,)),
-        (Ids.PAY_SAME, (r.RECRUIT,)),
-        (Ids.END_TURN, (r.PAY,)),
-        (Ids.USE_POWER, (r.END,)),
-        (Ids.SWAP_TOKEN_FROM, tuple(range(r.FLEET, r.OVER))),
-        (Ids.SWAP_TOKEN_TO, (r.SWAP_TOKEN_FROM,)),
-        (Ids.SACRED, (r.SWAP_TOKEN_TO,)),
-        (Ids.MOVE_FROM, (r.SACRED,)),
-        (Ids.MOVE_TO, (r.MOVE_FROM,)),
-        (Ids.RESERVE, (r.MOVE_TO,)),
-        (Ids.SWAP_BOAT_FROM, (r.RESERVE,)),
-        (Ids.SWAP_BOAT_TO, (r.SWAP_BOAT_FROM,)),
-        (Ids.REMOVE, (r.SWAP_BOAT_TO,)),
-        (Ids.PREVIEW_SWAP, (r.REMOVE,)),
-        (Ids.PREVIEW_RETURN, (r.PREVIEW,)),
-        (Ids.TOTAL, (r.PREVIEW_ORDER,)),
+        (Ids.BUY, (ph.FLEET,)),
+        (Ids.PLACE, (ph.TRADE,)),
+        (Ids.COLLECT, (ph.PLACE,)),
+        (Ids.STOP_COLLECTING, (ph.CHOOSE, ph.COLLECT)),
+        (Ids.BUILD, (ph.COLLECT,)),
+        (Ids.KEEP, (ph.CHOOSE,)),
+        (Ids.RECRUIT, (ph.HARBOUR,)),
+        (Ids.PAY_SAME, (ph.RECRUIT,)),
+        (Ids.END_TURN, (ph.PAY,)),
+        (Ids.USE_POWER, (ph.END,)),
+        (Ids.SWAP_TOKEN_FROM, tuple(range(ph.FLEET, ph.OVER))),
+        (Ids.SWAP_TOKEN_TO, (ph.SWAP_TOKEN_FROM,)),
+        (Ids.SACRED, (ph.SWAP_TOKEN_TO,)),
+        (Ids.MOVE_FROM, (ph.SACRED,)),
+        (Ids.MOVE_TO, (ph.MOVE_FROM,)),
+        (Ids.RESERVE, (ph.MOVE_TO,)),
+        (Ids.SWAP_BOAT_FROM, (ph.RESERVE,)),
+        (Ids.SWAP_BOAT_TO, (ph.SWAP_BOAT_FROM,)),
+        (Ids.REMOVE, (ph.SWAP_BOAT_TO,)),
+        (Ids.PREVIEW_SWAP, (ph.REMOVE,)),
+        (Ids.PREVIEW_RETURN, (ph.PREVIEW,)),
+        (Ids.TOTAL, (ph.PREVIEW_ORDER,)),
     )
     for end, phases in spans:
         if action_id < end:
@@ -47,12 +46,10 @@ def _phase_of(action_id: int) -> tuple[int, ...]:
 
 
 def why_illegal(state: YamataiState, action: Action) -> str:
-    from parlour.games.yamatai import rules as r
-
     label = action.label
-    if state.phase == r.OVER:
+    if state.phase == ph.OVER:
         return f"the game is over; {label!r} cannot be played"
-    step = r.PHASE_NAMES[state.phase]
+    step = ph.PHASE_NAMES[state.phase]
     who = f"seat {state.seat} ({state.game.colours[state.seat]})"
     a = action.id
     if state.phase not in _phase_of(a):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import BOAT_LETTERS, RESOURCES, SLOTS
+from parlour.games.yamatai.phases import END_REASONS, OVER, PHASE_NAMES
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.rules import YamataiState
@@ -70,8 +71,6 @@ def board_map(state: YamataiState) -> list[str]:
 
 
 def render(state: YamataiState, seat: int | None = None) -> str:
-    from parlour.games.yamatai.rules import END_REASONS, OVER, PHASE_NAMES
-
     game = state.game
     parts = game.parts
     out = [f"Yamataï - round {state.round_no}", *board_map(state), LEGEND, ""]

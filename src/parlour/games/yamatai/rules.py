@@ -13,6 +13,7 @@ from typing import Any
 
 from parlour.engine import TERMINAL, Action, Event, Game, Option, Rng, Score, State
 from parlour.games.yamatai import board as geo
+from parlour.games.yamatai import powers
 from parlour.games.yamatai.actions import KIND_PAIRS, KIND_TRIPLES, N_ISLANDS, N_SPOTS, N_TILES, Ids, build_actions
 from parlour.games.yamatai.components import (
     BAMBOO,
@@ -26,65 +27,22 @@ from parlour.games.yamatai.components import (
     Components,
     components,
 )
-from parlour.games.yamatai.scoring import player_score
-from parlour.games.yamatai.scoring import winners as best_players
-
-# Phases of a turn, then the sub-phases of the fleet powers.
-(
-    FLEET,
-    TRADE,
-    PLACE,
+from parlour.games.yamatai.phases import (
     CHOOSE,
     COLLECT,
-    HARBOUR,
-    RECRUIT,
-    PAY,
     END,
-    SWAP_TOKEN_FROM,
-    SWAP_TOKEN_TO,
-    SACRED,
-    MOVE_FROM,
-    MOVE_TO,
-    RESERVE,
-    SWAP_BOAT_FROM,
-    SWAP_BOAT_TO,
-    REMOVE,
-    PREVIEW,
-    PREVIEW_ORDER,
+    END_REASONS,
+    FLEET,
+    HARBOUR,
+    NO_TOKEN,
     OVER,
-) = range(21)
-PHASE_NAMES = (
-    "choose a fleet tile",
-    "trade",
-    "place boats",
-    "collect or build",
-    "collect",
-    "harbour",
-    "recruit",
-    "pay for the specialist",
-    "end of turn",
-    "swap culture tokens: first token",
-    "swap culture tokens: second token",
-    "place sacred ground",
-    "move a boat: which boat",
-    "move a boat: where to",
-    "reserve a building",
-    "swap boats: first boat",
-    "swap boats: second boat",
-    "remove a boat",
-    "preview buildings: exchange",
-    "preview buildings: put back",
-    "game over",
+    PAY,
+    PLACE,
+    RECRUIT,
+    TRADE,
 )
-POWER_PHASES = frozenset(range(SWAP_TOKEN_FROM, OVER))
-END_REASONS = {
-    "A": "a player placed their last Standard Building",
-    "B": "a boat colour ran out in the reserve",
-    "C": "the specialist track could not be refilled",
-    "D": "the building row could not be refilled",
-    "rounds": "the round limit was reached",
-}
-NO_TOKEN = -1
+from parlour.games.yamatai.scoring import player_score
+from parlour.games.yamatai.scoring import winners as best_players
 
 
 class Yamatai(Game):
@@ -354,9 +312,9 @@ class YamataiState(State):
             self.power_ready = False
             events = []
         elif a == Ids.USE_POWER:
-            events = self._use_power()
+            events = powers.start(self)
         else:
-            events = self._power_target(a)
+            events = powers.choose(self, a)
         happened = self._advance()
         if happened is not None:
             events.append(happened)
@@ -515,12 +473,12 @@ class YamataiState(State):
         elif phase == PAY:
             return self._payments()
         elif phase == END:
-            return [Ids.END_TURN, Ids.USE_POWER] if self.power_ready and self._power_usable() else None
+            return [Ids.END_TURN, Ids.USE_POWER] if self.power_ready and powers.usable(self) else None
         elif phase == OVER:
             return []
         else:
-            return self._power_target_ids()
-        if self.power_ready and self._power_usable():
+            return powers.target_ids(self)
+        if self.power_ready and powers.usable(self):
             ids.append(Ids.USE_POWER)
         return ids
 
@@ -907,229 +865,6 @@ class YamataiState(State):
                 {"seat": seat, "specialist": name, "coins": coins},
             )
         ]
-
-    # --- fleet powers ----------------------------------------------------------------------------
-
-    def _power(self) -> str:
-        return self.game.power_keys[self.tile - 1]
-
-    def _power_usable(self) -> bool:
-        """Whether the fleet power has a legal target now (R41)."""
-        power = self._power()
-        if power in ("gain_coins", "gain_prestige_token"):
-            return True
-        if power == "swap_culture_tokens":
-            return sum(1 for k in self.island_token if k != NO_TOKEN) >= 2
-        if power == "preview_buildings":
-            return bool(self.deck)
-        if power == "place_sacred_ground":
-            return self.sacred_left > 0 and bool(self._empty_islands())
-        if power == "reserve_building":
-            return max(self.row) >= 0
-        if power == "move_boat":
-            return bool(self._movable_boats())
-        if power == "swap_boats":
-            return len({b for b in self.spot_boat if b >= 0}) >= 2
-        if power == "remove_boat":
-            return max(self.spot_boat) >= 0
-        return False
-
-    def _empty_islands(self) -> list[int]:
-        return [
-            i
-            for i in range(N_ISLANDS)
-            if self.island_token[i] == NO_TOKEN and self.island_building[i] == geo.NO_BUILDING
-        ]
-
-    def _movable_boats(self) -> list[int]:
-        boats = self.spot_boat
-        neighbours = self.game.parts.board.spot_neighbours
-        return [s for s in range(N_SPOTS) if boats[s] >= 0 and any(boats[t] < 0 for t in neighbours[s])]
-
-    def _use_power(self) -> list[Event]:
-        power = self._power()
-        tile = self.game.parts.fleet[self.tile - 1]
-        seat = self.seat
-        if power == "gain_coins":
-            amount = int(tile.params["amount"])
-            self.coins[seat] += amount
-            self.power_ready = False
-            return [Event("power", f"{self._who()} takes {amount} coins (fleet tile {self.tile})", {"seat": seat})]
-        if power == "gain_prestige_token":
-            amount = int(tile.params["amount"])
-            self.pp_tokens[seat] += amount
-            self.power_ready = False
-            return [Event("power", f"{self._who()} takes {amount} PP token (fleet tile {self.tile})", {"seat": seat})]
-        self.resume = self.phase
-        self.phase = {
-            "swap_culture_tokens": SWAP_TOKEN_FROM,
-            "preview_buildings": PREVIEW,
-            "place_sacred_ground": SACRED,
-            "move_boat": MOVE_FROM,
-            "reserve_building": RESERVE,
-            "swap_boats": SWAP_BOAT_FROM,
-            "remove_boat": REMOVE,
-        }[power]
-        if power == "preview_buildings":
-            look = min(int(tile.params["look"]), len(self.deck))
-            self.preview = [self.deck.pop() for _ in range(look)]
-            self.pending = look
-            self.known_top = [0] * len(self.known_top)  # the order below is about to change
-            codes = [self.game.parts.buildings[t].code for t in self.preview]
-            return [
-                Event("preview", f"{self._who()} looks at {', '.join(codes)}", {"seat": seat, "tiles": codes}, (seat,)),
-                Event(
-                    "preview",
-                    f"{self._who()} looks at the top {look} building tiles",
-                    {"seat": seat, "count": look},
-                ),
-            ]
-        return [Event("power", f"{self._who()} uses fleet tile {self.tile}: {power}", {"seat": seat, "power": power})]
-
-    def _power_target_ids(self) -> list[int]:
-        phase = self.phase
-        boats = self.spot_boat
-        if phase == SWAP_TOKEN_FROM:
-            return [Ids.SWAP_TOKEN_FROM + i for i in range(N_ISLANDS) if self.island_token[i] != NO_TOKEN]
-        if phase == SWAP_TOKEN_TO:
-            first = self.pending
-            tokens = self.island_token
-            return [Ids.SWAP_TOKEN_TO + i for i in range(N_ISLANDS) if tokens[i] != NO_TOKEN and i != first]
-        if phase == SACRED:
-            return [Ids.SACRED + i for i in self._empty_islands()]
-        if phase == MOVE_FROM:
-            return [Ids.MOVE_FROM + s for s in self._movable_boats()]
-        if phase == MOVE_TO:
-            return [Ids.MOVE_TO + t for t in self.game.parts.board.spot_neighbours[self.pending] if boats[t] < 0]
-        if phase == RESERVE:
-            return sorted(Ids.RESERVE + t for t in self.row if t >= 0)
-        if phase == SWAP_BOAT_FROM:
-            return [Ids.SWAP_BOAT_FROM + s for s in range(N_SPOTS) if boats[s] >= 0]
-        if phase == SWAP_BOAT_TO:
-            colour = boats[self.pending]
-            return [Ids.SWAP_BOAT_TO + s for s in range(N_SPOTS) if boats[s] >= 0 and boats[s] != colour]
-        if phase == REMOVE:
-            return [Ids.REMOVE + s for s in range(N_SPOTS) if boats[s] >= 0]
-        if phase == PREVIEW:
-            ids = [Ids.PREVIEW_SWAP + d * N_TILES + r for d in self.preview for r in self.row if r >= 0]
-            ids.append(Ids.PREVIEW_KEEP)
-            return ids
-        if phase == PREVIEW_ORDER:
-            return sorted(Ids.PREVIEW_RETURN + t for t in self.preview)
-        return []
-
-    def _power_target(self, a: int) -> list[Event]:
-        parts = self.game.parts
-        board = parts.board
-        seat = self.seat
-        if a < Ids.SWAP_TOKEN_TO:
-            self.pending = a - Ids.SWAP_TOKEN_FROM
-            self.phase = SWAP_TOKEN_TO
-            return []
-        if a < Ids.SACRED:
-            first, second = self.pending, a - Ids.SWAP_TOKEN_TO
-            tokens = self.island_token
-            tokens[first], tokens[second] = tokens[second], tokens[first]  # mountains stay put (R29)
-            text = f"{self._who()} swaps the tokens on {board.island_ids[first]} and {board.island_ids[second]}"
-            return self._power_done(Event("swap_tokens", text, {"seat": seat}))
-        if a < Ids.MOVE_FROM:
-            island = a - Ids.SACRED
-            self.island_building[island] = geo.SACRED_GROUND
-            self.sacred_left -= 1
-            text = f"{self._who()} puts sacred ground on {board.island_ids[island]}"
-            return self._power_done(Event("sacred_ground", text, {"seat": seat, "island": board.island_ids[island]}))
-        if a < Ids.MOVE_TO:
-            self.pending = a - Ids.MOVE_FROM
-            self.phase = MOVE_TO
-            return []
-        if a < Ids.RESERVE:
-            origin, target = self.pending, a - Ids.MOVE_TO
-            self.spot_boat[target] = self.spot_boat[origin]
-            self.spot_boat[origin] = -1
-            self._relocate(origin, target)
-            text = f"{self._who()} moves the boat on {board.spot_ids[origin]} to {board.spot_ids[target]}"
-            return self._power_done(Event("move_boat", text, {"seat": seat}))
-        if a < Ids.SWAP_BOAT_FROM:
-            tile = a - Ids.RESERVE
-            self.row[self.row.index(tile)] = -1
-            self.reserved[seat] |= 1 << tile
-            text = f"{self._who()} reserves {parts.buildings[tile].code}"
-            return self._power_done(Event("reserve", text, {"seat": seat, "tile": parts.buildings[tile].code}))
-        if a < Ids.SWAP_BOAT_TO:
-            self.pending = a - Ids.SWAP_BOAT_FROM
-            self.phase = SWAP_BOAT_TO
-            return []
-        if a < Ids.REMOVE:
-            first, second = self.pending, a - Ids.SWAP_BOAT_TO
-            boats = self.spot_boat
-            boats[first], boats[second] = boats[second], boats[first]
-            self._exchange(first, second)
-            text = f"{self._who()} swaps the boats on {board.spot_ids[first]} and {board.spot_ids[second]}"
-            return self._power_done(Event("swap_boats", text, {"seat": seat}))
-        if a < Ids.PREVIEW_SWAP:
-            spot = a - Ids.REMOVE
-            self.reserve[self.spot_boat[spot]] += 1  # a removed boat returns to the reserve (R28)
-            self.spot_boat[spot] = -1
-            if spot in self.placed:
-                self.placed.remove(spot)  # no longer placed this turn (R42)
-                if spot == self.head:
-                    self.chain_closed = True
-            text = f"{self._who()} removes the boat on {board.spot_ids[spot]}"
-            return self._power_done(Event("remove_boat", text, {"seat": seat}))
-        if a < Ids.PREVIEW_KEEP:
-            deck_tile, row_tile = divmod(a - Ids.PREVIEW_SWAP, N_TILES)
-            self.row[self.row.index(row_tile)] = deck_tile
-            self.preview[self.preview.index(deck_tile)] = row_tile
-            self.phase = PREVIEW_ORDER
-            self._auto_return()
-            swap = f"{parts.buildings[deck_tile].code} in the row instead of {parts.buildings[row_tile].code}"
-            text = f"{self._who()} puts {swap}"
-            return [Event("preview_swap", text, {"seat": seat})]
-        if a == Ids.PREVIEW_KEEP:
-            self.phase = PREVIEW_ORDER
-            self._auto_return()
-            return []
-        tile = a - Ids.PREVIEW_RETURN
-        self.preview.remove(tile)
-        self.deck.append(tile)
-        self._auto_return()
-        return []
-
-    def _auto_return(self) -> None:
-        """Put the last looked-at tile back by itself; the previewer then knows the deck's top (R43)."""
-        if len(self.preview) == 1:
-            self.deck.append(self.preview.pop())
-        if not self.preview:
-            self.known_top[self.seat] = self.pending
-            self.pending = -1
-            self.power_ready = False
-            self.phase = self.resume
-
-    def _power_done(self, event: Event) -> list[Event]:
-        self.power_ready = False
-        self.pending = -1
-        self.phase = self.resume
-        return [event]
-
-    def _relocate(self, origin: int, target: int) -> None:
-        """A moved boat keeps its identity: placed this turn stays placed this turn (R28, R42)."""
-        if origin in self.placed:
-            self.placed[self.placed.index(origin)] = target
-            if self.head == origin:
-                self.head = target
-
-    def _exchange(self, first: int, second: int) -> None:
-        placed = self.placed
-        a = placed.index(first) if first in placed else -1
-        b = placed.index(second) if second in placed else -1
-        if a >= 0:
-            placed[a] = second
-        if b >= 0:
-            placed[b] = first
-        if self.head == first:
-            self.head = second
-        elif self.head == second:
-            self.head = first
 
     # --- results -------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import RESOURCES, SLOTS
+from parlour.games.yamatai.phases import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.rules import YamataiState
@@ -31,8 +32,6 @@ def building_name(state: YamataiState, island: int) -> str | None:
 
 
 def observe(state: YamataiState, seat: int | None) -> dict[str, Any]:
-    from parlour.games.yamatai.rules import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
-
     game = state.game
     parts = game.parts
     board = parts.board

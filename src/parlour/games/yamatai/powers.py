@@ -1,0 +1,261 @@
+"""The ten fleet powers: whether one can be used now, its targets step by step, and its effect.
+
+A power is started with "use the fleet power" between two steps of its owner's turn (R1, R41);
+targets are then chosen one at a time in sub-steps of their own, after which the turn resumes
+where it was. `build_minus_one` has no action of its own: it is part of the Build it relaxes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from parlour.engine import Event
+from parlour.games.yamatai import board as geo
+from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, N_TILES, Ids
+from parlour.games.yamatai.phases import (
+    MOVE_FROM,
+    MOVE_TO,
+    NO_TOKEN,
+    PREVIEW,
+    PREVIEW_ORDER,
+    REMOVE,
+    RESERVE,
+    SACRED,
+    SWAP_BOAT_FROM,
+    SWAP_BOAT_TO,
+    SWAP_TOKEN_FROM,
+    SWAP_TOKEN_TO,
+)
+
+if TYPE_CHECKING:
+    from parlour.games.yamatai.rules import YamataiState
+
+
+def power_key(state: YamataiState) -> str:
+    return state.game.power_keys[state.tile - 1]
+
+
+def usable(state: YamataiState) -> bool:
+    """Whether the fleet power has a legal target now (R41)."""
+    power = power_key(state)
+    if power in ("gain_coins", "gain_prestige_token"):
+        return True
+    if power == "swap_culture_tokens":
+        return sum(1 for k in state.island_token if k != NO_TOKEN) >= 2
+    if power == "preview_buildings":
+        return bool(state.deck)
+    if power == "place_sacred_ground":
+        return state.sacred_left > 0 and bool(empty_islands(state))
+    if power == "reserve_building":
+        return max(state.row) >= 0
+    if power == "move_boat":
+        return bool(movable_boats(state))
+    if power == "swap_boats":
+        return len({b for b in state.spot_boat if b >= 0}) >= 2
+    if power == "remove_boat":
+        return max(state.spot_boat) >= 0
+    return False
+
+
+def empty_islands(state: YamataiState) -> list[int]:
+    return [
+        i for i in range(N_ISLANDS) if state.island_token[i] == NO_TOKEN and state.island_building[i] == geo.NO_BUILDING
+    ]
+
+
+def movable_boats(state: YamataiState) -> list[int]:
+    boats = state.spot_boat
+    neighbours = state.game.parts.board.spot_neighbours
+    return [s for s in range(N_SPOTS) if boats[s] >= 0 and any(boats[t] < 0 for t in neighbours[s])]
+
+
+def start(state: YamataiState) -> list[Event]:
+    power = power_key(state)
+    tile = state.game.parts.fleet[state.tile - 1]
+    seat = state.seat
+    if power == "gain_coins":
+        amount = int(tile.params["amount"])
+        state.coins[seat] += amount
+        state.power_ready = False
+        return [Event("power", f"{state._who()} takes {amount} coins (fleet tile {state.tile})", {"seat": seat})]
+    if power == "gain_prestige_token":
+        amount = int(tile.params["amount"])
+        state.pp_tokens[seat] += amount
+        state.power_ready = False
+        return [Event("power", f"{state._who()} takes {amount} PP token (fleet tile {state.tile})", {"seat": seat})]
+    state.resume = state.phase
+    state.phase = {
+        "swap_culture_tokens": SWAP_TOKEN_FROM,
+        "preview_buildings": PREVIEW,
+        "place_sacred_ground": SACRED,
+        "move_boat": MOVE_FROM,
+        "reserve_building": RESERVE,
+        "swap_boats": SWAP_BOAT_FROM,
+        "remove_boat": REMOVE,
+    }[power]
+    if power == "preview_buildings":
+        look = min(int(tile.params["look"]), len(state.deck))
+        state.preview = [state.deck.pop() for _ in range(look)]
+        state.pending = look
+        state.known_top = [0] * len(state.known_top)  # the order below is about to change
+        codes = [state.game.parts.buildings[t].code for t in state.preview]
+        return [
+            Event("preview", f"{state._who()} looks at {', '.join(codes)}", {"seat": seat, "tiles": codes}, (seat,)),
+            Event(
+                "preview",
+                f"{state._who()} looks at the top {look} building tiles",
+                {"seat": seat, "count": look},
+            ),
+        ]
+    return [Event("power", f"{state._who()} uses fleet tile {state.tile}: {power}", {"seat": seat, "power": power})]
+
+
+def target_ids(state: YamataiState) -> list[int]:
+    phase = state.phase
+    boats = state.spot_boat
+    if phase == SWAP_TOKEN_FROM:
+        return [Ids.SWAP_TOKEN_FROM + i for i in range(N_ISLANDS) if state.island_token[i] != NO_TOKEN]
+    if phase == SWAP_TOKEN_TO:
+        first = state.pending
+        tokens = state.island_token
+        return [Ids.SWAP_TOKEN_TO + i for i in range(N_ISLANDS) if tokens[i] != NO_TOKEN and i != first]
+    if phase == SACRED:
+        return [Ids.SACRED + i for i in empty_islands(state)]
+    if phase == MOVE_FROM:
+        return [Ids.MOVE_FROM + s for s in movable_boats(state)]
+    if phase == MOVE_TO:
+        return [Ids.MOVE_TO + t for t in state.game.parts.board.spot_neighbours[state.pending] if boats[t] < 0]
+    if phase == RESERVE:
+        return sorted(Ids.RESERVE + t for t in state.row if t >= 0)
+    if phase == SWAP_BOAT_FROM:
+        return [Ids.SWAP_BOAT_FROM + s for s in range(N_SPOTS) if boats[s] >= 0]
+    if phase == SWAP_BOAT_TO:
+        colour = boats[state.pending]
+        return [Ids.SWAP_BOAT_TO + s for s in range(N_SPOTS) if boats[s] >= 0 and boats[s] != colour]
+    if phase == REMOVE:
+        return [Ids.REMOVE + s for s in range(N_SPOTS) if boats[s] >= 0]
+    if phase == PREVIEW:
+        ids = [Ids.PREVIEW_SWAP + d * N_TILES + r for d in state.preview for r in state.row if r >= 0]
+        ids.append(Ids.PREVIEW_KEEP)
+        return ids
+    if phase == PREVIEW_ORDER:
+        return sorted(Ids.PREVIEW_RETURN + t for t in state.preview)
+    return []
+
+
+def choose(state: YamataiState, a: int) -> list[Event]:
+    parts = state.game.parts
+    board = parts.board
+    seat = state.seat
+    if a < Ids.SWAP_TOKEN_TO:
+        state.pending = a - Ids.SWAP_TOKEN_FROM
+        state.phase = SWAP_TOKEN_TO
+        return []
+    if a < Ids.SACRED:
+        first, second = state.pending, a - Ids.SWAP_TOKEN_TO
+        tokens = state.island_token
+        tokens[first], tokens[second] = tokens[second], tokens[first]  # mountains stay put (R29)
+        text = f"{state._who()} swaps the tokens on {board.island_ids[first]} and {board.island_ids[second]}"
+        return _done(state, Event("swap_tokens", text, {"seat": seat}))
+    if a < Ids.MOVE_FROM:
+        island = a - Ids.SACRED
+        state.island_building[island] = geo.SACRED_GROUND
+        state.sacred_left -= 1
+        text = f"{state._who()} puts sacred ground on {board.island_ids[island]}"
+        return _done(state, Event("sacred_ground", text, {"seat": seat, "island": board.island_ids[island]}))
+    if a < Ids.MOVE_TO:
+        state.pending = a - Ids.MOVE_FROM
+        state.phase = MOVE_TO
+        return []
+    if a < Ids.RESERVE:
+        origin, target = state.pending, a - Ids.MOVE_TO
+        state.spot_boat[target] = state.spot_boat[origin]
+        state.spot_boat[origin] = -1
+        _relocate(state, origin, target)
+        text = f"{state._who()} moves the boat on {board.spot_ids[origin]} to {board.spot_ids[target]}"
+        return _done(state, Event("move_boat", text, {"seat": seat}))
+    if a < Ids.SWAP_BOAT_FROM:
+        tile = a - Ids.RESERVE
+        state.row[state.row.index(tile)] = -1
+        state.reserved[seat] |= 1 << tile
+        text = f"{state._who()} reserves {parts.buildings[tile].code}"
+        return _done(state, Event("reserve", text, {"seat": seat, "tile": parts.buildings[tile].code}))
+    if a < Ids.SWAP_BOAT_TO:
+        state.pending = a - Ids.SWAP_BOAT_FROM
+        state.phase = SWAP_BOAT_TO
+        return []
+    if a < Ids.REMOVE:
+        first, second = state.pending, a - Ids.SWAP_BOAT_TO
+        boats = state.spot_boat
+        boats[first], boats[second] = boats[second], boats[first]
+        _exchange(state, first, second)
+        text = f"{state._who()} swaps the boats on {board.spot_ids[first]} and {board.spot_ids[second]}"
+        return _done(state, Event("swap_boats", text, {"seat": seat}))
+    if a < Ids.PREVIEW_SWAP:
+        spot = a - Ids.REMOVE
+        state.reserve[state.spot_boat[spot]] += 1  # a removed boat returns to the reserve (R28)
+        state.spot_boat[spot] = -1
+        if spot in state.placed:
+            state.placed.remove(spot)  # no longer placed this turn (R42)
+            if spot == state.head:
+                state.chain_closed = True
+        text = f"{state._who()} removes the boat on {board.spot_ids[spot]}"
+        return _done(state, Event("remove_boat", text, {"seat": seat}))
+    if a < Ids.PREVIEW_KEEP:
+        deck_tile, row_tile = divmod(a - Ids.PREVIEW_SWAP, N_TILES)
+        state.row[state.row.index(row_tile)] = deck_tile
+        state.preview[state.preview.index(deck_tile)] = row_tile
+        state.phase = PREVIEW_ORDER
+        _auto_return(state)
+        swap = f"{parts.buildings[deck_tile].code} in the row instead of {parts.buildings[row_tile].code}"
+        text = f"{state._who()} puts {swap}"
+        return [Event("preview_swap", text, {"seat": seat})]
+    if a == Ids.PREVIEW_KEEP:
+        state.phase = PREVIEW_ORDER
+        _auto_return(state)
+        return []
+    tile = a - Ids.PREVIEW_RETURN
+    state.preview.remove(tile)
+    state.deck.append(tile)
+    _auto_return(state)
+    return []
+
+
+def _auto_return(state: YamataiState) -> None:
+    """Put the last looked-at tile back by itself; the previewer then knows the deck's top (R43)."""
+    if len(state.preview) == 1:
+        state.deck.append(state.preview.pop())
+    if not state.preview:
+        state.known_top[state.seat] = state.pending
+        state.pending = -1
+        state.power_ready = False
+        state.phase = state.resume
+
+
+def _done(state: YamataiState, event: Event) -> list[Event]:
+    state.power_ready = False
+    state.pending = -1
+    state.phase = state.resume
+    return [event]
+
+
+def _relocate(state: YamataiState, origin: int, target: int) -> None:
+    """A moved boat keeps its identity: placed this turn stays placed this turn (R28, R42)."""
+    if origin in state.placed:
+        state.placed[state.placed.index(origin)] = target
+        if state.head == origin:
+            state.head = target
+
+
+def _exchange(state: YamataiState, first: int, second: int) -> None:
+    placed = state.placed
+    a = placed.index(first) if first in placed else -1
+    b = placed.index(second) if second in placed else -1
+    if a >= 0:
+        placed[a] = second
+    if b >= 0:
+        placed[b] = first
+    if state.head == first:
+        state.head = second
+    elif state.head == second:
+        state.head = first
