@@ -212,7 +212,7 @@ class HatflingsState(State):
                     ids.extend(table[s])
             return ids
         # The floor as bitmasks (see masks.py): whose halflings, what blocks, who may jump whom.
-        hats, under = hat[::-1], scenery[::-1]
+        hats, under = bytes(hat)[::-1], bytes(scenery)[::-1]  # also accepts positions built as lists
         own = int(hats.translate(OWN[c]), 2)
         rival = int(hats.translate(OWN[1 - c]), 2)
         floor = int(under.translate(FLOOR), 2)
