@@ -32,7 +32,8 @@ def test_two_people_play_one_game_through_an_invite_link(
     bob.click("#join")
     bob.wait_for_selector("#board svg")
     table_id = invite.rsplit("/", 1)[1]
-    watcher = open_page(f"{server.url}/?table={table_id}&watch=1")
+    watcher = open_page(server.url + "/")
+    watcher.click(f"[data-table='{table_id}'] >> text=Watch")
     watcher.wait_for_selector("#board svg")
     assert watcher.locator("#moves").is_hidden()
 
@@ -51,12 +52,18 @@ def test_two_people_play_one_game_through_an_invite_link(
             screenshot(bob, "hanbok_runway-online-bob")
     bob.wait_for_selector("#scores")
     watcher.wait_for_selector("#scores")
-    assert ann.inner_text("#scores tr.total") == bob.inner_text("#scores tr.total") == watcher.inner_text("#scores tr.total")
+    assert (
+        ann.inner_text("#scores tr.total")
+        == bob.inner_text("#scores tr.total")
+        == watcher.inner_text("#scores tr.total")
+    )
     seats = server.table(table_id)["seats"]
     assert [seat["name"] for seat in seats] == ["Ann", "Bob"]
 
 
-def test_a_reload_mid_game_resumes_and_the_replay_steps_through_it(server: Server, open_page: Callable[..., Any]) -> None:
+def test_a_reload_mid_game_resumes_and_the_replay_steps_through_it(
+    server: Server, open_page: Callable[..., Any]
+) -> None:
     page = open_page(server.url + "/")
     table_id = create_from_lobby(page, "hatflings", ["random"])
     play_clicks(page, decisions=8)
@@ -124,7 +131,9 @@ def test_wrong_clicks_back_keyboard_hint_and_rules(server: Server, open_page: Ca
     page.wait_for_function(MY_TURN_OR_OVER)
 
     page.click("#hint")
-    page.wait_for_function("/Hint:|only legal move/.test(document.querySelector('#hint-text').textContent)", timeout=60_000)
+    page.wait_for_function(
+        "/Hint:|only legal move/.test(document.querySelector('#hint-text').textContent)", timeout=60_000
+    )
 
     page.click("#rules")
     page.wait_for_selector("#rules-body h2, #rules-body h3")

@@ -62,7 +62,9 @@ function drawQueues(view) {
       colour.additional_vp ? s("g", {}, s("circle", { cx: vx + 50, cy, r: 12, fill: "#fff3bf", stroke: "#8a6d1d" }),
         s("text", { x: vx + 50, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `+${colour.additional_vp}` })) : null));
   });
-  return svg(width, rowH * 6 + 34, "The six queues of fabric tokens", ...parts);
+  const drawing = svg(width, rowH * 6 + 34, "The six queues of fabric tokens", ...parts);
+  drawing.classList.add("wide");
+  return drawing;
 }
 
 function fabricCard(fabric, x, y, w, hgt) {

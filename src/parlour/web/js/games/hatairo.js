@@ -55,7 +55,9 @@ function drawMarket(view) {
   const mx = 20 + 5 * (CARD_W + 8);
   parts.push(s("text", { x: mx, y: 44, "font-size": 12, "font-weight": 700, text: `Motif supply (piles ${view.motif_piles.join(" / ")})` }));
   view.motif_supply.forEach((design, i) => parts.push(motifTile(design, mx + (i % 2) * 96, 52 + Math.floor(i / 2) * 48, `motif:${design}`, 90, `motif ${design}`)));
-  return svg(width, height, "The market and the motif supply", ...parts);
+  const drawing = svg(width, height, "The market and the motif supply", ...parts);
+  drawing.classList.add("wide");
+  return drawing;
 }
 
 function drawMat(view, player, context) {

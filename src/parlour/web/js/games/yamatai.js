@@ -71,7 +71,9 @@ function drawBoard(view) {
     piece.push(s("circle", { class: "hit", cx, cy, r: 12 }));
     parts.push(target(`spot:${spot.id}`, `spot ${spot.id}${entries.has(spot.id) ? " (entry)" : ""}${boat ? `: ${boat} boat` : ""}`, ...piece));
   }
-  return svg(width, height, "The archipelago", ...parts);
+  const drawing = svg(width, height, "The archipelago", ...parts);
+  drawing.classList.add("wide");
+  return drawing;
 }
 
 function costDots(tile, x, y) {
@@ -121,7 +123,9 @@ function drawTracks(view) {
       s("text", { x: x + 57, y: 239, "text-anchor": "middle", "font-size": 10, fill: "#6f655b", text: `${entry.coins} coins` }),
       s("rect", { class: "hit", x: x - 2, y: 202, width: 118, height: 48, rx: 8 })));
   });
-  return svg(Math.max(width, 5 * 120 + 16), 256, "Fleet track, building row and specialists", ...parts);
+  const drawing = svg(Math.max(width, 5 * 120 + 16), 256, "Fleet track, building row and specialists", ...parts);
+  drawing.classList.add("wide");
+  return drawing;
 }
 
 function drawHand(view) {
