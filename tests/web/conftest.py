@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import playwright.sync_api as playwright_api
 import pytest
-
-playwright_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = os.environ.get("PARLOUR_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
