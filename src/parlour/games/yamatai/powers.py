@@ -144,81 +144,125 @@ def target_ids(state: YamataiState) -> list[int]:
 
 
 def choose(state: YamataiState, a: int) -> list[Event]:
-    parts = state.game.parts
-    board = parts.board
-    seat = state.seat
-    if a < Ids.SWAP_TOKEN_TO:
-        state.pending = a - Ids.SWAP_TOKEN_FROM
-        state.phase = SWAP_TOKEN_TO
-        return []
-    if a < Ids.SACRED:
-        first, second = state.pending, a - Ids.SWAP_TOKEN_TO
-        tokens = state.island_token
-        tokens[first], tokens[second] = tokens[second], tokens[first]  # mountains stay put (R29)
-        text = f"{state._who()} swaps the tokens on {board.island_ids[first]} and {board.island_ids[second]}"
-        return _done(state, Event("swap_tokens", text, {"seat": seat}))
-    if a < Ids.MOVE_FROM:
-        island = a - Ids.SACRED
-        state.island_building[island] = geo.SACRED_GROUND
-        state.sacred_left -= 1
-        text = f"{state._who()} puts sacred ground on {board.island_ids[island]}"
-        return _done(state, Event("sacred_ground", text, {"seat": seat, "island": board.island_ids[island]}))
-    if a < Ids.MOVE_TO:
-        state.pending = a - Ids.MOVE_FROM
-        state.phase = MOVE_TO
-        return []
-    if a < Ids.RESERVE:
-        origin, target = state.pending, a - Ids.MOVE_TO
-        state.spot_boat[target] = state.spot_boat[origin]
-        state.spot_boat[origin] = -1
-        _relocate(state, origin, target)
-        text = f"{state._who()} moves the boat on {board.spot_ids[origin]} to {board.spot_ids[target]}"
-        return _done(state, Event("move_boat", text, {"seat": seat}))
-    if a < Ids.SWAP_BOAT_FROM:
-        tile = a - Ids.RESERVE
-        state.row[state.row.index(tile)] = -1
-        state.reserved[seat] |= 1 << tile
-        text = f"{state._who()} reserves {parts.buildings[tile].code}"
-        return _done(state, Event("reserve", text, {"seat": seat, "tile": parts.buildings[tile].code}))
-    if a < Ids.SWAP_BOAT_TO:
-        state.pending = a - Ids.SWAP_BOAT_FROM
-        state.phase = SWAP_BOAT_TO
-        return []
-    if a < Ids.REMOVE:
-        first, second = state.pending, a - Ids.SWAP_BOAT_TO
-        boats = state.spot_boat
-        boats[first], boats[second] = boats[second], boats[first]
-        _exchange(state, first, second)
-        text = f"{state._who()} swaps the boats on {board.spot_ids[first]} and {board.spot_ids[second]}"
-        return _done(state, Event("swap_boats", text, {"seat": seat}))
-    if a < Ids.PREVIEW_SWAP:
-        spot = a - Ids.REMOVE
-        state.reserve[state.spot_boat[spot]] += 1  # a removed boat returns to the reserve (R28)
-        state.spot_boat[spot] = -1
-        if spot in state.placed:
-            state.placed.remove(spot)  # no longer placed this turn (R42)
-            if spot == state.head:
-                state.chain_closed = True
-        text = f"{state._who()} removes the boat on {board.spot_ids[spot]}"
-        return _done(state, Event("remove_boat", text, {"seat": seat}))
-    if a < Ids.PREVIEW_KEEP:
-        deck_tile, row_tile = divmod(a - Ids.PREVIEW_SWAP, N_TILES)
-        state.row[state.row.index(row_tile)] = deck_tile
-        state.preview[state.preview.index(deck_tile)] = row_tile
-        state.phase = PREVIEW_ORDER
-        _auto_return(state)
-        swap = f"{parts.buildings[deck_tile].code} in the row instead of {parts.buildings[row_tile].code}"
-        text = f"{state._who()} puts {swap}"
-        return [Event("preview_swap", text, {"seat": seat})]
-    if a == Ids.PREVIEW_KEEP:
-        state.phase = PREVIEW_ORDER
-        _auto_return(state)
-        return []
-    tile = a - Ids.PREVIEW_RETURN
-    state.preview.remove(tile)
-    state.deck.append(tile)
+    """Apply one target action of the power being used."""
+    for end, base, handler in _TARGETS:
+        if a < end:
+            return handler(state, a - base)
+    raise ValueError(f"action {a} is not a power target")
+
+
+def _first_token(state: YamataiState, island: int) -> list[Event]:
+    state.pending = island
+    state.phase = SWAP_TOKEN_TO
+    return []
+
+
+def _swap_tokens(state: YamataiState, second: int) -> list[Event]:
+    first = state.pending
+    tokens = state.island_token
+    tokens[first], tokens[second] = tokens[second], tokens[first]  # mountains stay with their islands (R29)
+    names = state.game.parts.board.island_ids
+    text = f"{state._who()} swaps the tokens on {names[first]} and {names[second]}"
+    return _done(state, Event("swap_tokens", text, {"seat": state.seat}))
+
+
+def _sacred_ground(state: YamataiState, island: int) -> list[Event]:
+    state.island_building[island] = geo.SACRED_GROUND
+    state.sacred_left -= 1
+    name = state.game.parts.board.island_ids[island]
+    text = f"{state._who()} puts sacred ground on {name}"
+    return _done(state, Event("sacred_ground", text, {"seat": state.seat, "island": name}))
+
+
+def _boat_to_move(state: YamataiState, spot: int) -> list[Event]:
+    state.pending = spot
+    state.phase = MOVE_TO
+    return []
+
+
+def _move_boat(state: YamataiState, target: int) -> list[Event]:
+    origin = state.pending
+    state.spot_boat[target] = state.spot_boat[origin]
+    state.spot_boat[origin] = -1
+    _relocate(state, origin, target)
+    names = state.game.parts.board.spot_ids
+    text = f"{state._who()} moves the boat on {names[origin]} to {names[target]}"
+    return _done(state, Event("move_boat", text, {"seat": state.seat}))
+
+
+def _reserve(state: YamataiState, tile: int) -> list[Event]:
+    state.row[state.row.index(tile)] = -1
+    state.reserved[state.seat] |= 1 << tile
+    code = state.game.parts.buildings[tile].code
+    return _done(state, Event("reserve", f"{state._who()} reserves {code}", {"seat": state.seat, "tile": code}))
+
+
+def _first_boat(state: YamataiState, spot: int) -> list[Event]:
+    state.pending = spot
+    state.phase = SWAP_BOAT_TO
+    return []
+
+
+def _swap_boats(state: YamataiState, second: int) -> list[Event]:
+    first = state.pending
+    boats = state.spot_boat
+    boats[first], boats[second] = boats[second], boats[first]
+    _exchange(state, first, second)
+    names = state.game.parts.board.spot_ids
+    text = f"{state._who()} swaps the boats on {names[first]} and {names[second]}"
+    return _done(state, Event("swap_boats", text, {"seat": state.seat}))
+
+
+def _remove_boat(state: YamataiState, spot: int) -> list[Event]:
+    state.reserve[state.spot_boat[spot]] += 1  # a removed boat returns to the reserve (R28)
+    state.spot_boat[spot] = -1
+    if spot in state.placed:
+        state.placed.remove(spot)  # it no longer counts as placed this turn (R42)
+        if spot == state.head:
+            state.chain_closed = True
+    text = f"{state._who()} removes the boat on {state.game.parts.board.spot_ids[spot]}"
+    return _done(state, Event("remove_boat", text, {"seat": state.seat}))
+
+
+def _preview_swap(state: YamataiState, pair: int) -> list[Event]:
+    """A looked-at tile takes a row tile's slot; the row tile joins the looked-at tiles (R43)."""
+    deck_tile, row_tile = divmod(pair, N_TILES)
+    state.row[state.row.index(row_tile)] = deck_tile
+    state.preview[state.preview.index(deck_tile)] = row_tile
+    state.phase = PREVIEW_ORDER
+    _auto_return(state)
+    codes = [t.code for t in state.game.parts.buildings]
+    text = f"{state._who()} puts {codes[deck_tile]} in the row instead of {codes[row_tile]}"
+    return [Event("preview_swap", text, {"seat": state.seat})]
+
+
+def _preview_keep(state: YamataiState, _: int) -> list[Event]:
+    state.phase = PREVIEW_ORDER
     _auto_return(state)
     return []
+
+
+def _preview_return(state: YamataiState, tile: int) -> list[Event]:
+    state.preview.remove(tile)
+    state.deck.append(tile)  # each tile goes on top: the last one put back is the new top
+    _auto_return(state)
+    return []
+
+
+_TARGETS = (
+    (Ids.SWAP_TOKEN_TO, Ids.SWAP_TOKEN_FROM, _first_token),
+    (Ids.SACRED, Ids.SWAP_TOKEN_TO, _swap_tokens),
+    (Ids.MOVE_FROM, Ids.SACRED, _sacred_ground),
+    (Ids.MOVE_TO, Ids.MOVE_FROM, _boat_to_move),
+    (Ids.RESERVE, Ids.MOVE_TO, _move_boat),
+    (Ids.SWAP_BOAT_FROM, Ids.RESERVE, _reserve),
+    (Ids.SWAP_BOAT_TO, Ids.SWAP_BOAT_FROM, _first_boat),
+    (Ids.REMOVE, Ids.SWAP_BOAT_TO, _swap_boats),
+    (Ids.PREVIEW_SWAP, Ids.REMOVE, _remove_boat),
+    (Ids.PREVIEW_KEEP, Ids.PREVIEW_SWAP, _preview_swap),
+    (Ids.PREVIEW_RETURN, Ids.PREVIEW_KEEP, _preview_keep),
+    (Ids.TOTAL, Ids.PREVIEW_RETURN, _preview_return),
+)
 
 
 def _auto_return(state: YamataiState) -> None:
