@@ -151,6 +151,8 @@ class YamataiState(State):
     )
     game: Yamatai
     rng: Rng
+    # The archipelago: a boat colour per spot (-1 free); per island a culture kind (-1 none), a building
+    # code (board.py: seat 0-3, Torii, Palace, Sacred Ground; -1 none) and the tile built there.
     spot_boat: list[int]
     island_token: list[int]
     island_building: list[int]
@@ -158,15 +160,21 @@ class YamataiState(State):
     mountain: tuple[bool, ...]
     reserve: list[int]
     sacred_left: int
+    # Fleet track positions 1-10 (0 = taken this round); positions 1-5 are face up. Face-down tiles
+    # carry the batch they were laid in: only which tiles a batch holds is public.
     fleet_track: list[int]
     fleet_batch: list[int]
     next_batch: int
+    # Building row (-1 = empty slot), decks with their top at the end, and how many top deck tiles
+    # each seat knows from a preview.
     row: list[int]
     deck: list[int]
     known_top: list[int]
     spec_track: list[int]
     spec_coins: list[int]
     spec_deck: list[int]
+    # Mats, per seat; culture (6 kinds) and harbour (5 colours) are flat lists, built/reserved tiles
+    # and specialists are bit masks.
     coins: list[int]
     pp_tokens: list[int]
     culture: list[int]
@@ -176,6 +184,8 @@ class YamataiState(State):
     built: list[int]
     reserved: list[int]
     specs: list[int]
+    # The round: seats in turn order (one entry per meeple), whose turn it is, fleet tiles taken so
+    # far, the order of the round last played (tie-break, R47) and the end trigger.
     round_no: int
     order: list[int]
     turn: int
@@ -183,6 +193,9 @@ class YamataiState(State):
     final_order: list[int]
     end_a: bool
     end_reason: str
+    # The turn in progress: phase (and the phase a power interrupted), fleet tile and power state,
+    # boats in hand, trade state, this turn's placed boats (current spots) and chain end, Collect
+    # picks, harbour room left, a pending choice (first target, recruit slot or preview size).
     phase: int
     resume: int
     seat: int
