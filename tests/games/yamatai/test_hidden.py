@@ -6,6 +6,7 @@ import json
 
 from parlour.engine import Rng
 from parlour.games.yamatai import rules as r
+from parlour.games.yamatai.phases import PREVIEW_ORDER
 
 from .positions import bare, fresh, play, tile, turn
 
@@ -82,3 +83,15 @@ def test_face_down_fleet_batches_are_public_as_sets_only() -> None:
         assert twin.fleet_track[:5] == state.fleet_track[:5]
         assert sorted(twin.fleet_track[5:7]) == sorted(state.fleet_track[5:7])
         assert sorted(twin.fleet_track[7:]) == sorted(taken)
+
+
+def test_determinize_mid_preview_keeps_the_tiles_already_put_back() -> None:
+    state = bare()
+    state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20", "B21", "B07")]
+    turn(state, seat=3, fleet=3, hand={}, phase=r.RECRUIT)
+    play(state, "use the fleet power", "leave the building row as it is", "put B21 back on top of the deck")
+    assert state.view(3)["known_deck_top"] == ["B21"] and state.phase == PREVIEW_ORDER
+    for k in range(4):
+        twin = state.determinize(3, Rng(k))
+        assert twin.deck[-1] == tile("B21") and twin.preview == state.preview
+        assert _dump(twin.view(3)) == _dump(state.view(3))

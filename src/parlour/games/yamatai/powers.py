@@ -245,6 +245,7 @@ def _preview_keep(state: YamataiState, _: int) -> list[Event]:
 def _preview_return(state: YamataiState, tile: int) -> list[Event]:
     state.preview.remove(tile)
     state.deck.append(tile)  # each tile goes on top: the last one put back is the new top
+    state.known_top[state.seat] += 1
     _auto_return(state)
     return []
 
@@ -266,11 +267,11 @@ _TARGETS = (
 
 
 def _auto_return(state: YamataiState) -> None:
-    """Put the last looked-at tile back by itself; the previewer then knows the deck's top (R43)."""
+    """Put the last looked-at tile back by itself; the previewer knows the deck's top from then on (R43)."""
     if len(state.preview) == 1:
         state.deck.append(state.preview.pop())
+        state.known_top[state.seat] += 1
     if not state.preview:
-        state.known_top[state.seat] = state.pending
         state.pending = -1
         state.power_ready = False
         state.phase = state.resume
