@@ -115,6 +115,10 @@ def test_bad_backend_settings_are_refused_before_any_game(tmp_path: Path) -> Non
         run(tournament, out=tmp_path / "b", workers=0)
     with pytest.raises(ArenaError, match="--address is for the ray backend"):
         run(tournament, out=tmp_path / "c", address="10.0.0.1:6379")
+    with pytest.raises(ArenaError, match=r"cannot reach the Ray cluster at 127\.0\.0\.1:1"):
+        run(tournament, out=tmp_path / "d", backend="ray", address="127.0.0.1:1")
+    with pytest.raises(ArenaError, match="--address must be host:port"):
+        run(tournament, out=tmp_path / "e", backend="ray", address="somewhere")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -3,6 +3,7 @@ each game as it ends, then write the summary, the CSV and the report."""
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -58,6 +59,21 @@ def check_backend(backend: str, workers: int | None, address: str | None) -> Non
         raise ArenaError("--address is for the ray backend (add --backend ray)")
     if backend == "ray":
         import_ray()
+        if address:
+            check_reachable(address)
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a Ray address nobody answers at (Ray itself would keep retrying for minutes)."""
+    if address in ("auto", "local"):
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        raise ArenaError(f"--address must be host:port, ray://host:port or auto, got {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise ArenaError(f"cannot reach the Ray cluster at {address}: {error.strerror or error}") from None
 
 
 def games_of(
