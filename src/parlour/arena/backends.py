@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import Any
 
-from parlour.arena.match import play
+from parlour.arena.match import game_for, play
 from parlour.arena.tournament import ArenaError, Tournament, register_source
 
 BACKENDS = ("local", "ray")
@@ -41,6 +41,7 @@ def run_local(tournament: Tournament, indices: Sequence[int], workers: int) -> I
             yield play(tournament, index)
         return
     chunk = chunk_size(len(indices), workers)
+    game_for(tournament)  # built once here, so forked workers inherit it rather than each building it
     # Workers register a game registered by hand in this process themselves, so it is known there
     # too whatever the start method.
     with multiprocessing.Pool(workers, initializer=register_source, initargs=(tournament.game_source,)) as pool:

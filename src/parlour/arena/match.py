@@ -18,7 +18,7 @@ from parlour.engine.records import full_record
 _GAMES: dict[str, Game] = {}
 
 
-def _game_for(tournament: Tournament) -> Game:
+def game_for(tournament: Tournament) -> Game:
     key = repr((tournament.game, sorted(tournament.options.items()), tournament.game_source))
     if key not in _GAMES:
         _GAMES[key] = tournament.load()
@@ -45,7 +45,7 @@ def ranks(scores: list[Score], winners: list[int]) -> list[int]:
 
 def play(tournament: Tournament, index: int) -> dict[str, Any]:
     """Play game `index` of the tournament; returns its full record with an `arena` section."""
-    game = _game_for(tournament)
+    game = game_for(tournament)
     seating = tournament.seating(index)
     agents = [
         make_agent(tournament.agents[agent], tournament.agent_seed(index, seat)) for seat, agent in enumerate(seating)
