@@ -13,9 +13,11 @@ from .conftest import Server, screenshot
 GAMES = ["hatflings", "hanbok_runway", "hatairo", "yamatai"]
 
 
-def create_from_lobby(page: Any, game: str, bots: list[str], name: str = "Ann") -> str:
-    """Fill the lobby's form: the game, one person (this page) and the given bots; the table id."""
+def create_from_lobby(page: Any, game: str, bots: list[str], name: str = "Ann", seed: int = 7) -> str:
+    """Fill the lobby's form: the game, one person (this page), the given bots and the seed; the table id."""
     page.select_option("#game", game)
+    page.click("details > summary")
+    page.fill("#seed", str(seed))
     page.select_option("#players", str(len(bots) + 1))
     page.select_option("#seat-0", "human")
     for index, bot in enumerate(bots, start=1):

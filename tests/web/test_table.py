@@ -20,6 +20,8 @@ def test_two_people_play_one_game_through_an_invite_link(
     ann.select_option("#players", "2")
     ann.select_option("#seat-0", "human")
     ann.select_option("#seat-1", "human")
+    ann.click("details > summary")
+    ann.fill("#seed", "3")
     ann.fill("#your-name", "Ann")
     ann.click("#create")
     invite = ann.input_value("#invite-link")

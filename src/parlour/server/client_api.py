@@ -27,7 +27,7 @@ from parlour.server.hub import Hub
 from parlour.server.table import LiveTable
 
 RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
-HINT_ITERATIONS = 300
+HINT_ITERATIONS = 1000
 DATA_SUFFIXES = (".csv", ".toml")
 
 router = APIRouter()

@@ -61,6 +61,7 @@ function createForm(list, onCreated) {
     ...list.map((g) => h("option", { value: g.name }, g.title)));
   const players = h("select", { id: "players", name: "players" });
   const options = h("div", { class: "options" });
+  const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, placeholder: "random" });
   const seats = h("div", { class: "seats" });
   const summary = h("p", { class: "muted summary" });
   const name = h("input", { id: "your-name", name: "name", type: "text", value: localStorage.getItem("parlour.name") || "", placeholder: "your name", required: true, maxlength: 40 });
@@ -84,7 +85,8 @@ function createForm(list, onCreated) {
     h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect, rules),
     summary,
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
-    h("details", {}, h("summary", {}, "Options"), options),
+    h("details", {}, h("summary", {}, "Options"), options,
+      h("div", { class: "field" }, h("label", { for: "seed" }, "seed"), seed, h("small", { class: "muted" }, "the same seed and moves give the same game; empty for a random one"))),
     h("fieldset", {}, h("legend", {}, "Seats: people or bots"), seats),
     h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
@@ -98,7 +100,12 @@ function createForm(list, onCreated) {
     try {
       const table = await call("/api/tables", {
         method: "POST",
-        body: { game: game.name, seats: seatSpecs, options: { players: Number(players.value), ...readOptions(form, game) } },
+        body: {
+          game: game.name,
+          seats: seatSpecs,
+          options: { players: Number(players.value), ...readOptions(form, game) },
+          seed: seed.value === "" ? undefined : Number(seed.value),
+        },
       });
       localStorage.setItem("parlour.name", name.value);
       if (seatSpecs.includes("human")) {
