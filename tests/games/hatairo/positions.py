@@ -50,6 +50,7 @@ def refresh(state: HatairoState) -> HatairoState:
 def clear_board(board: Board) -> None:
     board.gallery = [-1] * len(board.gallery)
     board.motifs = [-1] * len(board.motifs)
+    board.tiles = [-1] * len(board.tiles)
     board.palette = [0] * len(COLOURS)
     board.pigment_cards = [0] * len(COLOURS)
     board.palette_flags = []
