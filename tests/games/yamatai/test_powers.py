@@ -288,3 +288,12 @@ def test_specialist_master_builder_builds_on_a_token() -> None:
     turn(state, hand={"bamboo": 1}, specialists=("Master Builder",))
     play(state, "place bamboo boat at S007", "build B02 on I01")
     assert state.culture[5] == 1 and state.island_building[island("I01")] == 0
+
+
+def test_specialist_pilot_never_offers_an_occupied_spot() -> None:
+    state = bare()
+    put_boats(state, S050="clay", S041="wood", S059="stone")
+    turn(state, hand={"bamboo": 1}, specialists=("Pilot",))
+    spots = {a.param("spot") for a in state.legal_actions() if a.kind == "place"}
+    assert "S041" not in spots and "S059" not in spots and "S050" not in spots
+    assert {"S032", "S033", "S058", "S051", "S067"} <= spots

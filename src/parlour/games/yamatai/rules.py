@@ -622,7 +622,7 @@ class YamataiState(State):
         entries = [s for s in board.entry_spots if boats[s] < 0]
         if self._has("free_first_boat"):  # Pilot
             for near in by_colour:
-                entries.extend(near)
+                entries.extend(t for t in near if boats[t] < 0)
         ids: list[int] = []
         for c in colours:
             base = Ids.PLACE + c * N_SPOTS
