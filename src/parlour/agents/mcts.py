@@ -48,15 +48,20 @@ through all of them only once in 2**3 moves)."""
 
 
 class Node:
-    """One action sequence from the root: visit and availability counts and summed return vectors."""
+    """One action sequence from the root: visit and availability counts and summed return vectors.
 
-    __slots__ = ("avail", "children", "totals", "visits")
+    `rarity` (1/sqrt(visits)) is refreshed when an iteration passes, so that choosing among many
+    children needs no square root or logarithm per child.
+    """
+
+    __slots__ = ("avail", "children", "rarity", "totals", "visits")
 
     def __init__(self, players: int) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.avail = 1
         self.totals = [0.0] * players
+        self.rarity = 1.0
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,7 @@ class MctsAgent(Agent):
         self.cutoff = cutoff
         self.reuse = reuse
         self.last_search: Search | None = None
+        self._by_availability = True
         # The kept tree: its root, a determinization of the position it was grown from, its seat.
         self._root: Node | None = None
         self._root_world: State | None = None
@@ -119,6 +125,7 @@ class MctsAgent(Agent):
         """Grow the tree for the seat to move within the budget and rank its legal actions."""
         seat = state.current_player()
         players = state.game.num_players
+        self._by_availability = not state.game.perfect_information
         root, reused = self._kept_root(state, seat)
         if root is None:
             root = Node(players)
@@ -144,27 +151,35 @@ class MctsAgent(Agent):
     def _iterate(self, root: Node, world: State, players: int) -> None:
         rng = self.rng
         c = self.c
+        by_availability = self._by_availability
         node = root
         path = [root]
         while not world.is_terminal():
             mover = world.current_player()
             children = node.children
-            unexpanded: list[Action] = []
+            unexpanded: list[Action] | None = None
             best: Node | None = None
             best_action: Action | None = None
             best_score = -math.inf
+            # UCT explores by the parent's visits; ISMCTS by how often each child was available.
+            explore = c * math.sqrt(math.log(node.visits)) if node.visits else 0.0
             for action in world.legal_actions():
                 child = children.get(action.id)
                 if child is None:
-                    unexpanded.append(action)
+                    if unexpanded is None:
+                        unexpanded = [action]
+                    else:
+                        unexpanded.append(action)
                     continue
-                child.avail += 1
-                if unexpanded:
-                    continue
-                score = child.totals[mover] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                if score > best_score:
-                    best_score, best, best_action = score, child, action
-            if unexpanded:
+                if by_availability:
+                    child.avail += 1
+                    explore = c * math.sqrt(math.log(child.avail))
+                if unexpanded is None:
+                    rarity = child.rarity
+                    score = child.totals[mover] * rarity * rarity + explore * rarity
+                    if score > best_score:
+                        best_score, best, best_action = score, child, action
+            if unexpanded is not None:
                 action = unexpanded[rng.next64() % len(unexpanded)]
                 child = Node(players)
                 children[action.id] = child
@@ -177,10 +192,11 @@ class MctsAgent(Agent):
             path.append(best)
         values = self._simulate(world, players)
         for visited in path:
-            visited.visits += 1
+            visits = visited.visits = visited.visits + 1
             totals = visited.totals
             for seat in range(players):
                 totals[seat] += values[seat]
+            visited.rarity = visits**-0.5
 
     def _simulate(self, world: State, players: int) -> list[float]:
         """Random moves to the end, or `cutoff` of them and then the heuristic of every seat."""
