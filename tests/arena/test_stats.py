@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parlour.arena.match import ranks
-from parlour.arena.stats import features, openskill_ratings, spread, summarize, wilson
+from parlour.arena.stats import features, openskill_ratings, spread, summarize, welch, wilson
 from parlour.engine.game import Score
 from tests.arena.conftest import game_record
 
@@ -102,4 +102,11 @@ def test_features_compare_seats_that_had_them_with_those_that_did_not() -> None:
     assert (firebug.with_it.wins, firebug.with_it.games) == (3, 4)
     assert (firebug.without_it.wins, firebug.without_it.games) == (3, 8)
     assert firebug.mean_winners == pytest.approx(3 / 6) and firebug.mean_others == pytest.approx(1 / 6)
+    assert firebug.evidence > 0
     assert features(records, minimum=5) == []
+
+
+def test_welch_t_matches_a_hand_computation() -> None:
+    # means 2 and 0.5; variances 1 and 1/3; standard error sqrt(1/3 + 1/12) = 0.645497
+    assert welch([1, 2, 3], [0, 0, 1, 1]) == pytest.approx(1.5 / 0.645497, abs=1e-5)
+    assert welch([1], [0, 1]) == 0.0 and welch([2, 2], [2, 2]) == 0.0

@@ -80,3 +80,35 @@ def hatflings_specials(state: State, actors: Sequence[int]) -> Features:
             _count(features[seat], "special: greedy by its push")
             _count(features[seat], "specials brought in")
     return features
+
+
+@register_extractor("hatairo", "Flags and motifs: which go with winning?")
+def hatairo_gallery(state: State, actors: Sequence[int]) -> Features:
+    """The flags each player completed, the motifs and topography tiles she placed."""
+    features: Features = [{} for _ in range(state.game.num_players)]
+    chosen = {"complete": ("flag", "flag"), "motif": ("motif", "motif"), "topography": ("topography", "topography")}
+    actions = state.game.actions
+    for seat, action_id in zip(actors, state.history, strict=True):
+        action = actions[action_id]
+        if action.kind in chosen:
+            prefix, param = chosen[action.kind]
+            _count(features[seat], f"{prefix}: {_param(action.params, param)}")
+    return features
+
+
+@register_extractor("yamatai", "Specialists and buildings: which do winners choose?")
+def yamatai_choices(state: State, actors: Sequence[int]) -> Features:
+    """The specialists each player recruited and the buildings she built, by building type."""
+    features: Features = [{} for _ in range(state.game.num_players)]
+    parts = getattr(state.game, "parts", None)
+    kinds = {tile.code: tile.kind for tile in getattr(parts, "buildings", ())}
+    actions = state.game.actions
+    for seat, action_id in zip(actors, state.history, strict=True):
+        action = actions[action_id]
+        if action.kind == "recruit":
+            _count(features[seat], f"specialist: {_param(action.params, 'specialist')}")
+        elif action.kind == "build":
+            tile = _param(action.params, "tile")
+            _count(features[seat], f"building: {kinds.get(tile, tile)}")
+            _count(features[seat], f"building tile: {tile}")
+    return features

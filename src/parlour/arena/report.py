@@ -179,8 +179,10 @@ def extras_section(labelled: Labelled) -> str:
         parts.append(title + _features_table(summary.features[:25]))
     intro = (
         '<p class="note">For each feature of a seat\'s game: its mean among the winners and among the others,'
-        " and the win rate of seats that had it against those that did not (95% Wilson intervals). Most telling"
-        " first; features seen on fewer than 5 seats are left out.</p>"
+        " and the win rate of seats that had it against those that did not (95% Wilson intervals). Sorted by"
+        " Welch's t of the two means (|t| above 2: unlikely to be chance alone); the 25 strongest are shown and"
+        " features seen on fewer than 5 seats are left out. With unequal agents, read it for the stronger"
+        " agent's habits as much as for the game's.</p>"
     )
     game = labelled[0][1].game
     return _section("extras", question(game), intro + "".join(parts))
@@ -189,12 +191,12 @@ def extras_section(labelled: Labelled) -> str:
 def _features_table(features: Sequence[Feature]) -> str:
     if not features:
         return "<p>No feature was seen often enough to say anything.</p>"
-    header = ["feature", "mean (winners)", "mean (others)", "win rate with it", "win rate without it"]
+    header = ["feature", "mean (winners)", "mean (others)", "t", "win rate with it", "win rate without it"]
     rows = []
     for feature in features:
         without = _pct(feature.without_it) if feature.without_it.games else "—"
-        rows.append([feature.name, _num(feature.mean_winners), _num(feature.mean_others), _pct(feature.with_it)])
-        rows[-1].append(without)
+        means = [_num(feature.mean_winners), _num(feature.mean_others), f"{feature.evidence:+.1f}"]
+        rows.append([feature.name, *means, _pct(feature.with_it), without])
     return _table(header, rows)
 
 

@@ -118,6 +118,7 @@ class Feature:
     without_it: Rate
     mean_winners: float
     mean_others: float
+    evidence: float = 0.0  # Welch's t of winners' mean against the others': the sort key
 
     @property
     def lift(self) -> float:
@@ -130,6 +131,7 @@ class Feature:
             "without": self.without_it.to_json(),
             "mean_winners": self.mean_winners,
             "mean_others": self.mean_others,
+            "t": self.evidence,
         }
 
 
@@ -258,13 +260,19 @@ def features(records: Sequence[Mapping[str, Any]], minimum: int = 5) -> list[Fea
                 without_it=Rate(sum(1 for present, won in has if not present and won), len(has) - count),
                 mean_winners=mean(winners_values),
                 mean_others=mean(others_values),
+                evidence=welch(winners_values, others_values),
             )
         )
-    found.sort(key=lambda feature: (-telling(feature), feature.name))
+    found.sort(key=lambda feature: (-abs(feature.evidence), feature.name))
     return found
 
 
-def telling(feature: Feature) -> float:
-    """How differently winners and the others had a feature, relative to how common it is."""
-    scale = max(abs(feature.mean_winners), abs(feature.mean_others), 1e-9)
-    return abs(feature.mean_winners - feature.mean_others) / scale
+def welch(first: Sequence[float], second: Sequence[float]) -> float:
+    """Welch's t statistic for a difference of means: how many standard errors apart they are.
+
+    0 when either group has fewer than two values or neither varies.
+    """
+    if len(first) < 2 or len(second) < 2:
+        return 0.0
+    error = math.sqrt(spread(first) ** 2 / len(first) + spread(second) ** 2 / len(second))
+    return (mean(first) - mean(second)) / error if error > 0 else 0.0
