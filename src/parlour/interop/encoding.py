@@ -1,7 +1,7 @@
 """Observation tensors computed from a seat's view.
 
 Each game has an encoder (in `parlour.interop.encoders`) that turns `state.view(seat)` — and only
-that — into a flat list of floats of fixed length. Because the input is the view, a tensor can never
+that — into a flat float32 vector of fixed length. Because the input is the view, a tensor can never
 carry what the seat may not see. The `Features` builder keeps encoders short and their layout
 fixed: every call appends the same number of values whatever the view holds.
 """
@@ -12,42 +12,75 @@ import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+import numpy as np
+
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 
 
+class Vocabulary(tuple[Any, ...]):
+    """An ordered list of names with constant-time lookup of each name's slot."""
+
+    slots: dict[Any, int]
+
+    def __new__(cls, names: Iterable[Any]) -> Vocabulary:
+        vocabulary = super().__new__(cls, names)
+        vocabulary.slots = {name: index for index, name in enumerate(vocabulary)}
+        return vocabulary
+
+
+def _slots(vocabulary: Sequence[Any]) -> dict[Any, int]:
+    if isinstance(vocabulary, Vocabulary):
+        return vocabulary.slots
+    return {name: index for index, name in enumerate(vocabulary)}
+
+
 class Features:
-    """Appends fixed-size groups of numbers; `values` is the finished tensor."""
+    """Appends fixed-size groups of numbers, keeping only the non-zero ones: views are sparse, so
+    this is much cheaper than building long lists of zeros. `array()` is the finished tensor."""
 
     def __init__(self) -> None:
-        self.values: list[float] = []
+        self.size = 0
+        self.nonzero: dict[int, float] = {}
 
     def flag(self, on: bool) -> None:
-        self.values.append(1.0 if on else 0.0)
+        if on:
+            self.nonzero[self.size] = 1.0
+        self.size += 1
 
     def number(self, value: float | None, scale: float = 1.0) -> None:
         """A quantity, divided by `scale` so typical values fall in [0, 1]; None counts as 0."""
-        self.values.append(0.0 if value is None else float(value) / scale)
+        if value:
+            self.nonzero[self.size] = float(value) / scale
+        self.size += 1
 
     def one_hot(self, value: Any, vocabulary: Sequence[Any]) -> None:
         """One slot per vocabulary entry; all zero when `value` is None or not in it."""
-        block = [0.0] * len(vocabulary)
-        if value is not None and value in vocabulary:
-            block[vocabulary.index(value)] = 1.0
-        self.values.extend(block)
+        slot = _slots(vocabulary).get(value) if value is not None else None
+        if slot is not None:
+            self.nonzero[self.size + slot] = 1.0
+        self.size += len(vocabulary)
 
     def counts(self, items: Iterable[Any] | Mapping[Any, float], vocabulary: Sequence[Any], scale: float = 1.0) -> None:
         """How many of each vocabulary entry (a list of names, or a name -> count mapping)."""
-        block = [0.0] * len(vocabulary)
+        slots = _slots(vocabulary)
         pairs = items.items() if isinstance(items, Mapping) else ((item, 1) for item in items)
         for name, count in pairs:
-            if name in vocabulary:
-                block[vocabulary.index(name)] += float(count) / scale
-        self.values.extend(block)
+            slot = slots.get(name)
+            if slot is not None and count:
+                index = self.size + slot
+                self.nonzero[index] = self.nonzero.get(index, 0.0) + float(count) / scale
+        self.size += len(vocabulary)
+
+    def array(self) -> np.ndarray:
+        tensor = np.zeros(self.size, np.float32)
+        if self.nonzero:
+            tensor[list(self.nonzero)] = list(self.nonzero.values())
+        return tensor
 
 
 class Encoder(Protocol):
-    def __call__(self, view: Mapping[str, Any], seat: int | None, game: Game) -> list[float]: ...
+    def __call__(self, view: Mapping[str, Any], seat: int | None, game: Game) -> Features: ...
 
 
 def encoder_for(game: Game) -> Encoder:
@@ -60,8 +93,9 @@ def encoder_for(game: Game) -> Encoder:
     return encode
 
 
-def observation_tensor(game: Game, view: Mapping[str, Any], seat: int | None) -> list[float]:
-    return encoder_for(game)(view, seat, game)
+def observation_tensor(game: Game, view: Mapping[str, Any], seat: int | None) -> np.ndarray:
+    """The seat's observation as a float32 vector, computed from its view alone."""
+    return encoder_for(game)(view, seat, game).array()
 
 
 def observation_size(game: Game) -> int:

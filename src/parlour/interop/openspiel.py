@@ -80,7 +80,7 @@ class ParlourGame(pyspiel.Game):
             num_players=self.engine.num_players,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if self.engine.num_players == 2 else None,
+            utility_sum=0.0 if max(self.engine_class.player_counts()) == 2 else None,
             max_game_length=MAX_GAME_LENGTH.get(self.engine.name, 10_000),
         )
         super().__init__(_game_type(self.engine_class), info, {**params, "seed": self.first_seed})
@@ -98,13 +98,10 @@ class ParlourGame(pyspiel.Game):
 class ParlourState(pyspiel.State):
     """Wraps one engine state; every call goes straight to the engine protocol."""
 
-    def __init__(self, game: ParlourGame, engine_state: EngineState, observed: list[list[str]] | None = None) -> None:
+    def __init__(self, game: ParlourGame, engine_state: EngineState, recall: Recall | None = None) -> None:
         super().__init__(game)
         self.engine_state = engine_state
-        # Each seat's views so far, for the perfect-recall information state.
-        self.observed = (
-            observed if observed is not None else [[_view_text(engine_state, seat)] for seat in _seats(engine_state)]
-        )
+        self.recall = recall if recall is not None else Recall(engine_state)
 
     def current_player(self) -> int:
         player = self.engine_state.current_player()
@@ -121,8 +118,7 @@ class ParlourState(pyspiel.State):
         except IllegalAction as error:
             # OpenSpiel refuses an illegal move with an error, leaving the state as it was.
             raise pyspiel.SpielError(f"illegal action {action}: {error}") from None
-        for seat, views in enumerate(self.observed):
-            views.append(_view_text(self.engine_state, seat))
+        self.recall.observe(self.engine_state)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.engine_state.game.actions[action].label)
@@ -140,15 +136,33 @@ class ParlourState(pyspiel.State):
         return self.clone()
 
     def clone(self) -> ParlourState:
-        return ParlourState(self.get_game(), self.engine_state.clone(), [views.copy() for views in self.observed])
-
-
-def _seats(state: EngineState) -> range:
-    return range(state.game.num_players)
+        return ParlourState(self.get_game(), self.engine_state.clone(), self.recall.copy())
 
 
 def _view_text(state: EngineState, seat: int) -> str:
     return json.dumps(state.view(seat), sort_keys=True)
+
+
+class Recall:
+    """Each seat's views since the start of the game: its perfect-recall information state."""
+
+    def __init__(self, state: EngineState | None = None) -> None:
+        self.views: list[list[str]] = []
+        if state is not None:
+            self.views = [[_view_text(state, seat)] for seat in range(state.game.num_players)]
+
+    def observe(self, state: EngineState) -> None:
+        for seat, views in enumerate(self.views):
+            views.append(_view_text(state, seat))
+
+    def copy(self) -> Recall:
+        twin = Recall()
+        twin.views = [views.copy() for views in self.views]
+        return twin
+
+    def __deepcopy__(self, memo: Any) -> Recall:
+        # The strings never change, so copying the lists is enough (and far cheaper than deepcopy).
+        return self.copy()
 
 
 class ParlourObserver:
@@ -166,7 +180,7 @@ class ParlourObserver:
 
     def string_from(self, state: ParlourState, player: int) -> str:
         if self.perfect_recall:
-            return "\n".join(state.observed[player])
+            return "\n".join(state.recall.views[player])
         return _view_text(state.engine_state, player)
 
 

@@ -28,8 +28,7 @@ def observe(state: EngineState, seat: int) -> dict[str, Any]:
     if state.current_player() == seat:
         for action in state.legal_actions():
             mask[action.id] = 1
-    tensor = np.asarray(observation_tensor(state.game, state.view(seat), seat), np.float32)
-    return {"observation": tensor, "action_mask": mask}
+    return {"observation": observation_tensor(state.game, state.view(seat), seat), "action_mask": mask}
 
 
 def seed_from(np_random: np.random.Generator) -> int:

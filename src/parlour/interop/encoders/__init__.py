@@ -1,1 +1,1 @@
-"""One module per game: `encode(view, seat, game) -> list[float]`, a fixed-length tensor of the view."""
+"""One module per game: `encode(view, seat, game) -> Features`, a fixed-length tensor of the view."""

@@ -28,7 +28,7 @@ def _token(features: Features, token: Mapping[str, Any] | None, me: int, colours
     features.number(token.get("value"), VALUE_SCALE)
 
 
-def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> list[float]:
+def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     me = 0 if seat is None else seat
     comps = game.components  # type: ignore[attr-defined]
     colours = list(comps.colours)
@@ -62,4 +62,4 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> list[float]
     features.counts(view["style_discard"], SYMBOLS, 10)
     features.counts(view["fabric_discard"], kinds, 5)
     features.number(view["additional_vp_supply"], comps.additional_vp_supply)
-    return features.values
+    return features

@@ -11,10 +11,10 @@ from typing import Any
 from parlour.engine.game import Game
 from parlour.games.hatairo.components import COLOURS, FLAGS, MOTIFS, TOPOGRAPHIES
 from parlour.games.hatairo.rules import PHASE_NAMES
-from parlour.interop.encoding import Features
+from parlour.interop.encoding import Features, Vocabulary
 
-FLAG_NAMES = [flag.name for flag in FLAGS]
-MOTIF_DESIGNS = sorted({motif.design for motif in MOTIFS})
+FLAG_NAMES = Vocabulary(flag.name for flag in FLAGS)
+MOTIF_DESIGNS = Vocabulary(sorted({motif.design for motif in MOTIFS}))
 MAX_PLAYERS = 4
 ROWS, COLUMNS, MARKET_ROWS = 3, 4, 4
 MOTIF_SPACES = COLUMNS + ROWS
@@ -45,7 +45,7 @@ def _board(features: Features, board: Mapping[str, Any] | None) -> None:
     features.counts(board.get("drafted") or [], FLAG_NAMES)
 
 
-def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> list[float]:
+def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     me = 0 if seat is None else seat
     players = view["players"]
     count = len(players)
@@ -75,4 +75,4 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> list[float]
     bonus = view.get("bonus_choice") or {}
     features.counts(bonus.get("bonuses") or [], COLOURS)
     features.number(bonus.get("can_take"), 4)
-    return features.values
+    return features

@@ -9,16 +9,16 @@ from typing import Any
 from parlour.engine.game import Game
 from parlour.games.hatflings.board import NAMES
 from parlour.games.hatflings.pieces import KIND_NAMES, PHASE_NAMES, SCENERY_NAMES, SPECIAL_KINDS
-from parlour.interop.encoding import Features
+from parlour.interop.encoding import Features, Vocabulary
 
-SQUARES = list(NAMES)
-KINDS = [kind for kind in KIND_NAMES if kind]
-OBJECTS = sorted({name for name in SCENERY_NAMES if name})
-SPECIALS = list(SPECIAL_KINDS)
-PHASES = list(PHASE_NAMES)
+SQUARES = Vocabulary(NAMES)
+KINDS = Vocabulary(kind for kind in KIND_NAMES if kind)
+OBJECTS = Vocabulary(sorted({name for name in SCENERY_NAMES if name}))
+SPECIALS = Vocabulary(SPECIAL_KINDS)
+PHASES = Vocabulary(PHASE_NAMES)
 
 
-def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> list[float]:
+def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     me = 0 if seat is None else seat
     features = Features()
     squares = view["squares"]
@@ -43,4 +43,4 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> list[float]
     features.number(view["turns_played"], game.options["max_turns"] or 200)
     features.one_hot(view["phase"], PHASES)
     features.flag("lander" in view)
-    return features.values
+    return features

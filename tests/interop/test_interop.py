@@ -1,0 +1,127 @@
+"""The OpenSpiel, PettingZoo and Gymnasium adapters, checked with each library's own tools."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pyspiel
+import pytest
+from gymnasium.utils.env_checker import check_env
+from open_spiel.python.algorithms import mcts
+from pettingzoo.test import api_test, seed_test
+
+import parlour
+from parlour.engine import Rng
+from parlour.interop import openspiel
+from parlour.interop.encoding import observation_tensor
+from parlour.interop.gymnasium import ParlourEnv
+from parlour.interop.pettingzoo import env
+
+# Every game at every player count it supports.
+CONFIGS = [
+    (name, players) for name, cls in parlour.game_classes().items() if name != "nim" for players in cls.player_counts()
+]
+IDS = [f"{name}-{players}p" for name, players in CONFIGS]
+
+
+@pytest.fixture(autouse=True)
+def quiet_library_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_openspiel_random_simulation(name: str, players: int) -> None:
+    game = openspiel.load(name, players=players)
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == parlour.load_game(name, players=players).num_actions
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_openspiel_observations_are_the_views(name: str, players: int) -> None:
+    game = openspiel.load(name, players=players, seed=5)
+    state = game.new_initial_state()
+    rng = Rng(1)
+    for _ in range(15):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    engine_state = state.engine_state
+    for seat in range(players):
+        assert json.loads(state.observation_string(seat)) == engine_state.view(seat)
+        expected = observation_tensor(engine_state.game, engine_state.view(seat), seat)
+        assert np.allclose(state.observation_tensor(seat), expected)
+        history = state.information_state_string(seat).split("\n")
+        assert len(history) == len(engine_state.history) + 1
+        assert json.loads(history[-1]) == engine_state.view(seat)
+
+
+def test_openspiel_refuses_an_illegal_action_and_keeps_the_state() -> None:
+    game = openspiel.load("hatflings")
+    state = game.new_initial_state()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    before = str(state)
+    with pytest.raises(pyspiel.SpielError, match="illegal action"):
+        state.apply_action(illegal)
+    assert str(state) == before and state.history() == []
+
+
+def test_openspiel_mcts_bot_plays_hatflings() -> None:
+    game = openspiel.load("hatflings", seed=3)
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(
+        game, uct_c=2, max_simulations=8, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng
+    )
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state) if state.current_player() == 0 else rng.choice(state.legal_actions()))
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_pettingzoo_api_and_seed_tests(name: str, players: int) -> None:
+    api_test(env(name, players=players, render_mode="ansi"), num_cycles=60, verbose_progress=False)
+    seed_test(lambda: env(name, players=players, render_mode="ansi"), num_cycles=30)
+
+
+def test_pettingzoo_illegal_action_ends_the_game_against_its_maker() -> None:
+    aec = env("hatflings")
+    aec.reset(seed=1)
+    agent = aec.agent_selection
+    mask = aec.observe(agent)["action_mask"]
+    aec.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(aec.terminations.values())
+    assert aec.rewards[agent] == -1.0
+    assert "illegal_action" in aec.infos[agent]
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in CONFIGS}))
+def test_gymnasium_env_checker(name: str) -> None:
+    check_env(ParlourEnv(name, render_mode="ansi"), skip_render_check=False)
+
+
+def test_gymnasium_plays_to_the_end_and_refuses_illegal_moves() -> None:
+    environment = ParlourEnv("hatflings", seat=1, opponents="random")
+    observation, _ = environment.reset(seed=4)
+    done = False
+    while not done:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, reward, done, _, _ = environment.step(int(legal[0]))
+    assert reward in (-1.0, 0.0, 1.0)
+    observation, _ = environment.reset(seed=4)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, done, _, info = environment.step(illegal)
+    assert done and reward == -1.0 and info["illegal_action"]
+
+
+def test_bad_adapter_arguments_are_refused() -> None:
+    with pytest.raises(parlour.InvalidOption, match=r"seat must be 0\.\.1"):
+        ParlourEnv("hatflings", seat=3)
+    with pytest.raises(parlour.InvalidOption, match="no agent called"):
+        ParlourEnv("hatflings", opponents="wizard")
+    with pytest.raises(parlour.InvalidOption, match="no game called"):
+        openspiel.load("chess")
