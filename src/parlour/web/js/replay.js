@@ -64,8 +64,8 @@ export async function showReplay(app, tableId, startPly) {
       h("div", { class: "bar" }, h("h1", {}, `Replay: ${summary.title}`), h("button", { type: "button", onclick: () => openRules(summary.game) }, "Rules")),
       where, board,
       h("div", { class: "controls" },
-        button("first", "⏮ Start", () => 0), button("prev", "◀ Back", () => ply - 1),
-        slider, button("next", "Next ▶", () => ply + 1), button("last", "End ⏭", () => plies)),
+        button("first", "« Start", () => 0), button("prev", "◀ Back", () => ply - 1),
+        slider, button("next", "Next ▶", () => ply + 1), button("last", "End »", () => plies)),
       h("section", { class: "card result" }, scoreTable(summary.result, seats))),
     h("aside", { class: "side" }, h("h2", {}, "Moves"), list)));
   await go(ply);

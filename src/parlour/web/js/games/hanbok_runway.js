@@ -78,7 +78,6 @@ function drawDesigner(view, player, context) {
   const own = player.seat === context.seat;
   const styles = Object.entries(player.tableau.style);
   const fabrics = Object.entries(player.tableau.fabric);
-  const width = 640;
   const parts = [];
   let x = 8;
   parts.push(s("text", { x: 8, y: 16, "font-size": 12, fill: "#6f655b", text: `Tableau: ${player.cards} cards` }));
@@ -103,8 +102,8 @@ function drawDesigner(view, player, context) {
     parts.push(token(set.token, sx + 35, 200, 15, view.viewer));
   });
   const height = 222;
-  const rows = Math.max(width, 8 + player.sets.length * 78, x + 10);
-  return svg(rows, height, `${context.names[player.seat]}'s tableau and sets`, ...parts);
+  const wide = Math.max(300, 8 + player.sets.length * 78, x + 10);
+  return svg(wide, height, `${context.names[player.seat]}'s tableau and sets`, ...parts);
 }
 
 export default {
