@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS ?= dev,arena,server,interop,ray
 
-.PHONY: install play test lint typecheck unit clean
+.PHONY: install system play test lint typecheck unit clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,14 @@ lint: install
 typecheck: install
 	$(BIN)/mypy src/parlour
 
-unit: install
-	$(BIN)/python -m pytest -n 2 -q
+# Debian packages the full suite needs (Chromium for the browser tests, PostgreSQL for the
+# server's database tests), installed when missing; needs root, as CI has.
+system:
+	bash scripts/system-deps.sh
+
+# The server's tests run against SQLite and, with PostgreSQL started here, against PostgreSQL too.
+unit: install system
+	bash -c 'source .ci/postgres.sh && exec $(BIN)/python -m pytest -n 2 -q'
 
 test: lint typecheck unit
 

@@ -1,4 +1,4 @@
-# Sourced by .ci/run: start Debian's PostgreSQL with a test database, and export
+# Sourced by `make test`: start Debian's PostgreSQL with a test database, and export
 # PARLOUR_TEST_POSTGRES_URL so that the server's tests run against it as well as SQLite.
 export DEBIAN_FRONTEND=noninteractive
 if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
