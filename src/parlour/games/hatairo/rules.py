@@ -80,6 +80,7 @@ PHASE_NAMES = (
 THEN_ACTION, THEN_END_TURN = 0, 1
 
 FLAG_REQ = tuple(tuple(flag.required.count(c) for c in range(NCOL)) for flag in FLAGS)
+FLAG_ITEMS = tuple(tuple((c, n) for c, n in enumerate(counts) if n) for counts in FLAG_REQ)
 FLAG_SIZE = tuple(len(flag.required) for flag in FLAGS)
 FLAG_BONUS = tuple(flag.bonus for flag in FLAGS)
 FLAG_VP = tuple(flag.vp for flag in FLAGS)
@@ -350,16 +351,34 @@ class HatairoState(State):
                 if room:
                     ids.append(base[RESERVE] + flag)
                 ids.append(base[GAIN] + flag)
-        pigments = sum(board.palette)
+        palette = board.palette
+        pigments = sum(palette)
         if board.placed < len(board.gallery) and pigments:
-            palette, as_any, any_as, three = board.palette, board.as_any, board.any_as, board.three
-            can_pay = payment.can_pay
+            tiles = board.as_any or board.any_as or board.three
+            all_pairs = 0
+            for have in palette:
+                all_pairs += have >> 1
             sketches = [row[-1] for row in self.market if row]
             sketches += board.atelier
             complete = base[COMPLETE]
             for flag in sketches:
                 # Every unit pays at most one slot per pigment, so a short palette cannot pay.
-                if FLAG_SIZE[flag] <= pigments and can_pay(FLAG_REQ[flag], palette, as_any, any_as, three):
+                if FLAG_SIZE[flag] > pigments:
+                    continue
+                # The base rule (direct, then pairs of leftovers), touching only the flag's own colours;
+                # the full check with the type-II tiles only when that is not enough.
+                unpaid = 0
+                pairs = all_pairs
+                for colour, need in FLAG_ITEMS[flag]:
+                    have = palette[colour]
+                    if have >= need:
+                        pairs += ((have - need) >> 1) - (have >> 1)
+                    else:
+                        pairs -= have >> 1
+                        unpaid += need - have
+                if pairs >= unpaid or (
+                    tiles and payment.can_pay(FLAG_REQ[flag], palette, board.as_any, board.any_as, board.three)
+                ):
                     ids.append(complete + flag)
         if not ids:
             ids.append(base[PASS])  # R12: no action can be carried out
