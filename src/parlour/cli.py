@@ -145,7 +145,8 @@ def bench(
     r = result
     console.print(
         f"{loaded.title} {r['options']}: {r['games']} games, {r['steps']} steps in {r['seconds']} s"
-        f" = {r['games_per_s']} games/s, {r['steps_per_s']:,.0f} steps/s (mean {r['mean_length']} steps/game)",
+        f" = {r['games_per_s']} games/s, {r['steps_per_s']:,.0f} steps/s"
+        f" ({r['steps_per_cpu_s']:,.0f} steps per CPU-second; mean {r['mean_length']} steps/game)",
         highlight=False,
     )
 
