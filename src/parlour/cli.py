@@ -144,7 +144,8 @@ def bench(
         return
     r = result
     console.print(
-        f"{loaded.title} {r['options']}: {r['games']} games, {r['steps']} steps in {r['seconds']} s"
+        f"{loaded.title}, {loaded.num_players} players{_changed_options(loaded)}:"
+        f" {r['games']} games, {r['steps']} steps in {r['seconds']} s"
         f" = {r['games_per_s']} games/s, {r['steps_per_s']:,.0f} steps/s"
         f" ({r['steps_per_cpu_s']:,.0f} steps per CPU-second; mean {r['mean_length']} steps/game)",
         highlight=False,
@@ -229,6 +230,16 @@ def serve(
     except ImportError as error:
         raise fail(f"the server needs the server extra (pip install 'parlour[server]'): {error}", 1) from None
     run(Settings(db=db, bot_delay=bot_delay), host=host, port=port, log_level=log_level)
+
+
+def _changed_options(game: Game) -> str:
+    """The options that differ from their defaults, as `, name=value` (players excepted)."""
+    changed = [
+        f"{option.name}={game.options[option.name]}"
+        for option in game.options_spec
+        if option.name != "players" and game.options[option.name] != option.default
+    ]
+    return "".join(f", {text}" for text in changed)
 
 
 @app.command()
