@@ -162,7 +162,7 @@ class Store:
 
 
 def results_csv(records: Iterable[Mapping[str, Any]]) -> str:
-    """One row per game and seat: agent, seat, score and its breakdown, rank, whether it won, length."""
+    """One row per game and seat: agent, seat, score and its breakdown, rank, whether it won alone, length."""
     records = list(records)
     parts: list[str] = []
     for record in records:
@@ -175,7 +175,7 @@ def results_csv(records: Iterable[Mapping[str, Any]]) -> str:
         arena = record["arena"]
         for seat, score in enumerate(arena["scores"]):
             breakdown = [score["breakdown"].get(name, "") for name in parts]
-            won = int(seat in record.get("winners", []))
+            won = int(record.get("winners") == [seat])  # a shared win shows as rank 1 with won 0
             row = [arena["index"], record["seed"], arena["agents"][seat], seat, score["total"], *breakdown]
             writer.writerow([*row, arena["ranks"][seat], won, arena["length"]])
     return out.getvalue()
