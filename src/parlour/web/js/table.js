@@ -175,6 +175,7 @@ class TablePage {
       this.log.append(logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events }));
       this.log.scrollTop = this.log.scrollHeight;
     }
+    if (message.type === "update") this.lastKeys = new Set(this.module.touched ? message.events.flatMap((e) => this.module.touched(e)) : []);
     this.message = { ...message, seats: message.seats || (this.message && this.message.seats) || this.summary.seats };
     this.version = message.version;
     this.picker.reset(message.legal || []);
@@ -218,8 +219,10 @@ class TablePage {
   decorate() {
     const next = this.picker.nextKeys();
     const chosen = new Set(this.picker.selection);
+    const last = this.lastKeys || new Set();
     for (const node of this.board.querySelectorAll("[data-key]")) {
       const key = node.dataset.key;
+      node.classList.toggle("last", last.has(key));
       node.classList.toggle("legal", next.has(key));
       node.classList.toggle("chosen", chosen.has(key));
       if (next.has(key) || chosen.has(key)) node.setAttribute("tabindex", "0");

@@ -130,6 +130,11 @@ export default {
     }
   },
 
+  /** The token an event touched (earned, peeked at, flipped), marked until the next move. */
+  touched(event) {
+    return event.colour && event.position ? [`tok:${event.colour}:${event.position}`] : [];
+  },
+
   describe(key) {
     const [kind, a, b] = key.split(":");
     if (kind === "style") return `the ${a} style`;

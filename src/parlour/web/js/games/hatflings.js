@@ -119,7 +119,7 @@ function drawPools(view, seat) {
     const label = kind === "normal" ? `normal halfling (${view.general_pool} in the general pool)` : `${kind} halfling`;
     const piece = [s("rect", { x, y: 2, width: 64, height: 84, rx: 8, fill: "#fff", stroke: "#d9cfc0" }),
       drawHalfling({ kind }, x, 0, colour, false),
-      s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, fill: "#2b2622", text: kind === "normal" ? `normal ×${view.general_pool}` : kind }),
+      s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, fill: "#2b2622", text: kind === "normal" ? `normal ${view.general_pool}` : kind }),
       s("rect", { class: "hit", x: x + 1, y: 3, width: 62, height: 82, rx: 8 })];
     // Only the captain to move picks from a pool, so only their pool carries click targets.
     return seat === view.to_move ? target(`kind:${kind}`, label, ...piece) : s("g", {}, s("title", { text: label }), ...piece);
@@ -165,6 +165,12 @@ export default {
       case "pig setup": case "puddle": case "pig": return [`sq:${action.square}`];
       default: return [];
     }
+  },
+
+  /** The squares an event touched, marked on the board until the next move. */
+  touched(event) {
+    const squares = [event.square, event.origin, event.to, ...(event.squares || []), ...(event.moved || [])];
+    return squares.filter((sq) => typeof sq === "string" && /^[a-f][1-6]$/.test(sq)).map((sq) => `sq:${sq}`);
   },
 
   describe(key) {

@@ -196,6 +196,15 @@ export default {
     }
   },
 
+  /** The islands, spots and tiles an event touched, marked until the next move. */
+  touched(event) {
+    const keys = [];
+    if (event.island) keys.push(`isl:${event.island}`);
+    if (event.spot) keys.push(`spot:${event.spot}`);
+    if (typeof event.tile === "number") keys.push(`fleet:${event.tile}`);
+    return keys;
+  },
+
   describe(key) {
     const [kind, value] = key.split(":");
     const words = { fleet: "fleet tile", boat: "a boat:", spot: "spot", isl: "island", bldg: "building", spec: "the specialist" };
