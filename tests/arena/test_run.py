@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from parlour.arena.runner import run
-from parlour.arena.store import MANIFEST, RECORDS, REPORT, RESULTS
+from parlour.arena.store import MANIFEST, RECORDS, REPORT, RESULTS, results_csv
 from parlour.arena.tournament import ArenaError, plan
 from parlour.engine.records import verify
+from tests.arena.conftest import game_record
 
 
 def files(folder: Path) -> dict[str, str]:
@@ -125,3 +126,17 @@ def test_bad_backend_settings_are_refused_before_any_game(tmp_path: Path) -> Non
 def test_the_report_is_written_beside_the_results(tmp_path: Path) -> None:
     run(plan("nim", "random,random", 6), out=tmp_path)
     assert (tmp_path / REPORT).read_text().startswith("<!DOCTYPE html>")
+
+
+def test_results_csv_spells_out_breakdowns_and_shared_wins() -> None:
+    records = [
+        game_record(0, ["a", "b"], [2, 2], [0, 1], [1, 1], breakdowns=[{"flips": 2}, {"flips": 1, "pig": 1}]),
+        game_record(1, ["b", "a"], [3, 1], [0], [1, 2], breakdowns=[{"flips": 3}, {"flips": 1}]),
+    ]
+    assert results_csv(records).splitlines() == [
+        "game,seed,agent,seat,score,flips,pig,rank,won,length",
+        "0,0,a,0,2,2,,1,0,10",
+        "0,0,b,1,2,1,1,1,0,10",
+        "1,1,b,0,3,3,,1,1,10",
+        "1,1,a,1,1,1,,2,0,10",
+    ]
