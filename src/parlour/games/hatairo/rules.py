@@ -583,7 +583,11 @@ class HatairoState(State):
         words = ("one", "two", "three")[unit]
         events.append(
             self._event(
-                "pay", f"pays {COLOURS[slot]} with {words} {COLOURS[colour]}", slot=slot, pigment=colour, n=spent
+                "pay",
+                f"{self._who(self.to_move)} pays {COLOURS[slot]} with {words} {COLOURS[colour]}",
+                slot=slot,
+                pigment=colour,
+                n=spent,
             )
         )
         if unit == payment.TRIPLE:
@@ -618,7 +622,7 @@ class HatairoState(State):
                 self._spend(board, colour)
             self.remaining[slot] -= 1
             words = ("one", "two")[unit]
-            text = f"pays {COLOURS[slot]} with {words} {COLOURS[colour]}"
+            text = f"{self._who(self.to_move)} pays {COLOURS[slot]} with {words} {COLOURS[colour]}"
             events.append(self._event("pay", text, slot=slot, pigment=colour, n=unit + 1))
         self._finish_complete(board, events)
 
@@ -677,12 +681,13 @@ class HatairoState(State):
                 return
             for _ in range(excess):
                 self._spend(board, colours[0])
-            events.append(self._event("discard", f"discards {excess} {COLOURS[colours[0]]}", pigment=colours[0]))
+            text = f"{self._who(self.to_move)} discards {excess} {COLOURS[colours[0]]}"
+            events.append(self._event("discard", text, pigment=colours[0], n=excess))
         self._end_turn(events)
 
     def _discard(self, board: Board, colour: int, events: list[Event]) -> None:
         self._spend(board, colour)
-        events.append(self._event("discard", f"discards {COLOURS[colour]}", pigment=colour))
+        events.append(self._event("discard", f"{self._who(self.to_move)} discards {COLOURS[colour]}", pigment=colour))
         self._clean_or_end(events)
 
     def _end_turn(self, events: list[Event]) -> None:
