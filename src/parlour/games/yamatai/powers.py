@@ -49,9 +49,11 @@ def usable(state: YamataiState) -> bool:
     if power == "reserve_building":
         return max(state.row) >= 0
     if power == "move_boat":
-        return bool(movable_boats(state))
+        return _any_movable(state)
     if power == "swap_boats":
-        return len({b for b in state.spot_boat if b >= 0}) >= 2
+        colours = set(state.spot_boat)
+        colours.discard(-1)
+        return len(colours) >= 2
     if power == "remove_boat":
         return max(state.spot_boat) >= 0
     return False
@@ -67,6 +69,17 @@ def movable_boats(state: YamataiState) -> list[int]:
     boats = state.spot_boat
     neighbours = state.game.parts.board.spot_neighbours
     return [s for s in range(N_SPOTS) if boats[s] >= 0 and any(boats[t] < 0 for t in neighbours[s])]
+
+
+def _any_movable(state: YamataiState) -> bool:
+    boats = state.spot_boat
+    neighbours = state.game.parts.board.spot_neighbours
+    for s, b in enumerate(boats):
+        if b >= 0:
+            for t in neighbours[s]:
+                if boats[t] < 0:
+                    return True
+    return False
 
 
 def start(state: YamataiState) -> list[Event]:

@@ -615,18 +615,22 @@ class YamataiState(State):
         board = self.game.parts.board
         boats = self.spot_boat
         neighbours = board.spot_neighbours
+        pilot = self._has("free_first_boat")
+        wanted = [pilot] * 5
+        for c in colours:
+            wanted[c] = True
         by_colour: list[list[int]] = [[], [], [], [], []]
         for s, b in enumerate(boats):
-            if b >= 0:
+            if b >= 0 and wanted[b]:
                 by_colour[b].extend(neighbours[s])
-        entries = [s for s in board.entry_spots if boats[s] < 0]
-        if self._has("free_first_boat"):  # Pilot
+        entries = {s for s in board.entry_spots if boats[s] < 0}
+        if pilot:  # the Pilot's first boat may go next to a boat of any colour
             for near in by_colour:
-                entries.extend(t for t in near if boats[t] < 0)
+                entries.update(t for t in near if boats[t] < 0)
         ids: list[int] = []
         for c in colours:
             base = Ids.PLACE + c * N_SPOTS
-            ids.extend(base + s for s in sorted({t for t in by_colour[c] if boats[t] < 0}.union(entries)))
+            ids.extend(base + s for s in sorted(entries.union(t for t in by_colour[c] if boats[t] < 0)))
         return ids
 
     def _place(self, colour: int, spot: int) -> list[Event]:
