@@ -39,6 +39,14 @@ def test_two_people_play_one_game_through_an_invite_link(
     watcher.wait_for_selector("#board svg")
     assert watcher.locator("#moves").is_hidden()
 
+    # Whoever waits is told whose turn it is when clicking the board.
+    ann.wait_for_function(
+        MY_TURN_OR_OVER + " || document.querySelector('#turn').textContent.startsWith('Waiting for Bob')"
+    )
+    waiting = bob if ann.locator("#turn.mine").count() else ann
+    waiting.locator("#board [data-key]").first.click()
+    waiting.wait_for_function("document.querySelector('#explain').textContent.includes('not your turn')")
+
     clicks = 0
     deadline = time.monotonic() + 120
     while not finished(ann):

@@ -8,6 +8,7 @@ import { loadModule } from "./games/index.js";
 import { Picker } from "./picker.js";
 import { scoreTable } from "./scores.js";
 
+const REFUSED = new Set(["stale_version", "illegal_action", "unknown_action", "not_your_turn", "game_over", "waiting", "storage_error"]);
 const COLOURS = ["#d4a017", "#7b3fa0", "#2a7ab9", "#c0392b", "#2e8b57", "#555"];
 
 export function seatName(seats, index) {
@@ -81,6 +82,7 @@ class TablePage {
     this.seat = held ? held.seat : null;
     this.version = -1;
     this.message = null;
+    this.waiting = [];
     this.picker = new Picker(module, (action) => this.play(action));
     this.build();
   }
@@ -136,12 +138,19 @@ class TablePage {
   async loadLog() {
     try {
       const log = await call(`/api/tables/${this.summary.id}/log`, { token: this.held && this.held.token });
-      this.loggedUpTo = log.version;
       clear(this.log).append(...log.steps.map((step) => logEntry(this.seats(), step)));
+      for (const [version, entry] of this.waiting) if (version > log.version) this.log.append(entry);
+      this.loggedUpTo = Math.max(log.version, ...this.waiting.map(([version]) => version));
+      this.waiting = [];
       this.log.scrollTop = this.log.scrollHeight;
     } catch (error) {
       this.showExplain(error.message);
     }
+  }
+
+  appendLog(entry) {
+    this.log.append(entry);
+    this.log.scrollTop = this.log.scrollHeight;
   }
 
   seats() {
@@ -162,6 +171,8 @@ class TablePage {
   receive(message) {
     if (message.type === "error") {
       this.showExplain(message.message);
+      // A refused move (the table moved on, or the move is no longer legal): fetch the position again.
+      if (REFUSED.has(message.code) && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "sync" }));
       if (message.code === "bad_token") {
         localStorage.removeItem(`parlour.seat.${this.summary.id}`);
         this.held = null;
@@ -171,9 +182,11 @@ class TablePage {
     }
     if (message.type !== "sync" && message.type !== "update") return;
     if (message.version < this.version) return;
-    if (message.type === "update" && (this.loggedUpTo === undefined || message.version > this.loggedUpTo)) {
-      this.log.append(logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events }));
-      this.log.scrollTop = this.log.scrollHeight;
+    if (message.type === "update") {
+      const entry = logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events });
+      // Until the earlier log has arrived, moves wait in order so that none is shown twice or lost.
+      if (this.loggedUpTo === undefined) this.waiting.push([message.version, entry]);
+      else if (message.version > this.loggedUpTo) this.appendLog(entry);
     }
     if (message.type === "update") this.lastKeys = new Set(this.module.touched ? message.events.flatMap((e) => this.module.touched(e)) : []);
     this.message = { ...message, seats: message.seats || (this.message && this.message.seats) || this.summary.seats };
