@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parlour.engine import IllegalAction
+from parlour.games.yamatai import board as geo
 from parlour.games.yamatai import rules as r
 
 from .positions import bare, colour, fresh, island, labels, play, put_boats, put_tokens, spot, tile, turn
@@ -176,3 +177,34 @@ def test_round_passes_through_every_meeple_in_order() -> None:
             seen.append(state.current_player())
         state.apply(state.legal_actions()[0])
     assert seen == state.final_order
+
+
+def test_prestige_buildings_take_no_standard_bonus() -> None:
+    state = bare()
+    state.mountain = tuple(i == island("I01") for i in range(34))
+    state.island_building[island("I02")] = geo.TORII
+    state.island_building[island("I08")] = 0
+    put_boats(state, S001="wood", S008="stone", S015="gold", S022="wood")
+    state.row[0] = tile("P01")
+    turn(state, hand={"bamboo": 1})
+    play(state, "place bamboo boat at S007", "build P01 on I01")
+    assert state.pp_tokens[0] == 0 and state.coins[0] == 10 and state.pieces[0] == 6
+    assert state.island_building[island("I01")] == geo.TORII and state.built[0] == 1 << tile("P01")
+
+
+def test_two_players_harbour_carries_into_the_second_turn() -> None:
+    state = fresh(2, seed=8)
+    first = state.current_player()
+    play(state, f"take fleet tile {next(t for t in state.fleet_track[:5] if t)}")
+    passive = ("end trading", "stop placing boats", "recruit no specialist", "end the turn")
+    while state.current_player() == first:
+        legal = labels(state)
+        state.apply(next((label for label in passive if label in legal), legal[0]))
+    kept = state.harbour[5 * first : 5 * first + 5]
+    assert sum(kept) == 1
+    while state.current_player() != first:
+        state.apply(state.legal_actions()[0])
+    second = next(t for t in state.fleet_track[:5] if t)
+    play(state, f"take fleet tile {second}")
+    fleet = state.game.parts.fleet[second - 1].boats
+    assert state.hand == [k + f for k, f in zip(kept, fleet, strict=True)]
