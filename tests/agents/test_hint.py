@@ -16,7 +16,7 @@ def test_hint_names_the_winning_move_and_explains_it() -> None:
     action, explanation = hint(state, seconds=0.2)
     assert action.label == "take 3"
     assert explanation.startswith("Hint: take 3")
-    assert "simulated games" in explanation and "next best" in explanation
+    assert "simulations" in explanation and "next best" in explanation
 
 
 def test_hint_for_a_single_legal_move_says_so() -> None:

@@ -37,8 +37,8 @@ def explain(search: Search) -> str:
         return f"{best.action.label!r} is the only legal move."
     share = best.visits / max(1, sum(choice.visits for choice in search.choices))
     lines = [
-        f"Hint: {best.action.label} — chosen in {share:.0%} of {search.iterations:,} simulated games "
-        f"({search.seconds:.1f} s), expected result {best.value:+.2f} (−1 a loss, +1 a win)."
+        f"Hint: {best.action.label} — the search chose it in {share:.0%} of {search.iterations:,} simulations "
+        f"({search.seconds:.1f} s); expected result {best.value:+.2f} (−1 a loss, +1 a win)."
     ]
     for choice in search.choices[1 : 1 + RIVALS_SHOWN]:
         if choice.visits:
