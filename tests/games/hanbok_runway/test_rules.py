@@ -568,15 +568,22 @@ def test_R19_full_tie_is_a_shared_win() -> None:
     assert state.winners() == [0, 1] and state.returns() == [0.0, 0.0]
 
 
-def test_scoring_reveals_every_earned_token() -> None:
+def test_scoring_reveals_every_token() -> None:
+    """Section 8 step 1: every token is revealed, the earned ones and those left in the queues."""
     state = turn_position()
     mine = place_set(state, 0, "oval", "green", 4)
     theirs = place_set(state, 1, "oval", "red", -3)
     assert state.view(1)["players"][0]["sets"][0]["token"]["value"] is None
+    assert state.view(None)["colours"][0]["queue"][0]["value"] is None
     _finish(state)
     assert state.face_up[mine] and state.face_up[theirs]
     assert state.view(None)["players"][0]["sets"][0]["token"]["value"] == 4
-    assert state.view(None)["colours"][0]["queue"][0]["value"] is None  # queue tokens stay as they are
+    assert all(state.face_up) and all(bits == 0b11 for bits in state.known)
+    for viewer in (None, 0, 1):
+        queue = state.view(viewer)["colours"][colour("green")]["queue"]
+        assert [tok["value"] for tok in queue] == state.value[token("green", 2) : token("green", 6) + 1]
+    queue_lines = [line for line in state.render(None).splitlines() if line.startswith("  green ")]
+    assert queue_lines and "??" not in queue_lines[0] and "1:--" in queue_lines[0]
 
 
 def test_section_9_micro_example() -> None:

@@ -486,12 +486,11 @@ class HanbokRunwayState(State):
         return events
 
     def _finish(self) -> list[Event]:
-        """Scoring step 1: every earned token is revealed (queue tokens stay where they are)."""
+        """Scoring step 1: every token is revealed, the earned ones and those left in the queues."""
         self.phase = OVER
-        for seat in (0, 1):
-            for token in self.set_tokens[seat]:
-                self.face_up[token] = True
-                self.known[token] = ALL_SEATS
+        tokens = len(self.value)
+        self.face_up = [True] * tokens
+        self.known = [ALL_SEATS] * tokens
         totals = [score.total for score in self.scores()]
         return [
             Event(
