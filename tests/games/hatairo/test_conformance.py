@@ -59,3 +59,17 @@ def test_heuristic_in_range_and_prefers_the_leader() -> None:
     totals = [s.total for s in state.scores()]
     best = totals.index(max(totals))
     assert state.heuristic(best) >= max(state.heuristic(seat) for seat in range(3))
+
+
+def test_determinize_during_a_draft_keeps_the_cards_she_passed_with_the_others() -> None:
+    state = load_game("hatairo", players=3, variant="drafting").new_state(8)
+    for _ in range(3):  # one full round: every hand passes left
+        state.apply(state.legal_actions()[0])
+    passed = set(state.boards[0].passed)
+    assert len(passed) == 8 and state.view(0)["players"][0]["passed"]
+    for trial in range(5):
+        twin = state.determinize(0, Rng(trial))
+        assert twin.view(0) == state.view(0)
+        others = set(twin.boards[1].hand + twin.boards[1].picks + twin.boards[2].hand + twin.boards[2].picks)
+        assert passed <= others and not passed & set(twin.flag_supply)
+    assert "passed" not in state.view(1)["players"][0]

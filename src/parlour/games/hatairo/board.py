@@ -20,6 +20,7 @@ class Board:
         "atelier",
         "hand",
         "picks",
+        "passed",
         "placed",
         "as_any",
         "any_as",
@@ -36,6 +37,7 @@ class Board:
         self.atelier: list[int] = []  # sketches, at most 3
         self.hand: list[int] = []  # set-up: dealt (or drafted) cards not yet kept
         self.picks: list[int] = []  # drafting variant: cards drafted so far
+        self.passed: list[int] = []  # drafting variant: cards she passed on (she remembers them)
         self.placed = 0  # completed flags in the Gallery
         self.as_any = 0  # colours owned as "X as any" tiles (bit mask)
         self.any_as = 0  # colours owned as "any as Y" tiles (bit mask)
@@ -52,6 +54,7 @@ class Board:
         twin.atelier = self.atelier[:]
         twin.hand = self.hand[:]
         twin.picks = self.picks[:]
+        twin.passed = self.passed[:]
         twin.placed = self.placed
         twin.as_any = self.as_any
         twin.any_as = self.any_as

@@ -54,7 +54,9 @@ def _board_view(state: HatairoState, owner: int, seat: int | None) -> dict[str, 
     entry["atelier"] = _names(board.atelier)
     if owner == seat and not state.revealed:
         entry["hand"] = _names(board.hand)
-        entry["drafted"] = _names(board.picks)
+        if state.game.drafting:
+            entry["drafted"] = _names(board.picks)
+            entry["passed"] = _names(board.passed)
     return entry
 
 

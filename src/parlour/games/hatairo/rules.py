@@ -516,6 +516,7 @@ class HatairoState(State):
             # R50: every hand passes to the left (the next seat).
             hands = [b.hand for b in self.boards]
             for index, b in enumerate(self.boards):
+                b.passed += b.hand
                 b.hand = hands[(index - 1) % n]
             events.append(self._event("pass_hands", "every player passes her hand to the left"))
             return
@@ -523,6 +524,7 @@ class HatairoState(State):
             self.flag_supply.extend(b.hand)
             b.hand = b.picks
             b.picks = []
+            b.passed = []
         self.phase = SETUP_KEEP
 
     def _reveal_setup(self, events: list[Event]) -> None:
@@ -865,24 +867,36 @@ class HatairoState(State):
 
     def determinize(self, seat: int, rng: Rng) -> HatairoState:
         """Re-deal what `seat` cannot see (R27): the Flag Supply, the motif piles' order and, before
-        the set-up reveal, the other players' hands and kept cards; and re-draw the future."""
+        the set-up reveal, the other players' hands and kept cards; and re-draw the future.
+
+        During a draft the seat remembers the cards she passed on: those not back in her hand are
+        somewhere in the other players' hands or picks, never in the Flag Supply, and stay there.
+        """
         twin = self.clone()
-        pool = twin.flag_supply[:]
         hidden_boards = [] if twin.revealed else [b for s, b in enumerate(twin.boards) if s != seat]
+        own = twin.boards[seat]
+        remembered = set(own.passed) - set(own.hand) - set(own.picks)
+        held: list[int] = []  # the other players' hidden cards
         for board in hidden_boards:
-            pool += board.hand + board.picks + board.atelier + board.palette_flags
-        rng.shuffle(pool)
+            held += board.hand + board.picks + board.atelier + board.palette_flags
+        known = [f for f in held if f in remembered]
+        unknown = [f for f in held if f not in remembered] + twin.flag_supply
+        rng.shuffle(unknown)
+        # The remembered cards plus the first unknown ones make up the other players' hidden cards.
+        split = len(held) - len(known)
+        dealt = known + unknown[:split]
+        rng.shuffle(dealt)
+        twin.flag_supply = unknown[split:]
         for board in hidden_boards:
             for part in (board.hand, board.picks, board.atelier):
                 for index in range(len(part)):
-                    part[index] = pool.pop()
+                    part[index] = dealt.pop()
             kept = len(board.palette_flags)
             board.palette_flags = []
             board.palette = [0] * NCOL
             board.pigment_cards = [0] * NCOL
             for _ in range(kept):
-                board.add_palette_flag(pool.pop())
-        twin.flag_supply = pool
+                board.add_palette_flag(dealt.pop())
         for pile in twin.piles:
             rng.shuffle(pile)
         twin.rng = Rng(rng.next64())
