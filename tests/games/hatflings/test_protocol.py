@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -76,6 +77,24 @@ def test_game_over_refuses_everything() -> None:
     assert state.is_terminal() and state.current_player() == -1 and state.legal_actions() == []
     with pytest.raises(IllegalAction, match="the game is over"):
         state.apply("place normal at b2")
+    for action in state.game.actions:  # asked directly (as the server does), a finished game still answers
+        assert state.why_illegal(action).startswith("the dance is over: yellow cannot introduce or move")
+
+
+def test_moves_of_another_stage_are_refused_with_what_that_stage_is() -> None:
+    state = position({"c3": "Y", "d4": "P"}, pig="f6")
+    cases = {
+        "tree at a3": "the scene is already set up",
+        "pig at a3": "the scene is already set up",
+        "puddle at c4": "a puddle is only spilled right after a clumsy halfling is introduced (7.4)",
+        "pig to e5": "the pig only runs when a halfling lands next to it (R18)",
+    }
+    for label, reason in cases.items():
+        with pytest.raises(IllegalAction, match=re.escape(f"{reason}; it is yellow's turn to place, push in or jump")):
+            state.apply(label)
+    setting = parlour.load_game("hatflings", scene="interactive").new_state()
+    with pytest.raises(IllegalAction, match="the scene is being set up: seat 0 places an object"):
+        setting.apply("place normal at a1")
 
 
 def test_view_is_the_whole_floor_for_everyone() -> None:

@@ -17,6 +17,7 @@ from parlour.games.hatflings.pieces import (
     GREEDY,
     KIND_NAMES,
     NORMAL,
+    OVER,
     PIG_MOVE,
     PIG_SETUP,
     PUDDLE_CHOICE,
@@ -38,8 +39,10 @@ _PHASE_FAMILIES = {
 
 def why_illegal(state: HatflingsState, action: Action) -> str:
     family, a, b, c = state.game.moves[action.id]
+    if state.phase == OVER:
+        return f"the dance is over: {state.end_reason}"
     if family not in _PHASE_FAMILIES[state.phase]:
-        return _wrong_phase(state)
+        return _wrong_phase(state, family)
     if family == A_SCENE:
         reason = _scene_object(state, a, b)
     elif family == A_PIG_SETUP:
@@ -61,7 +64,16 @@ def _colour(state: HatflingsState) -> str:
     return state.game.colours[state.captain]
 
 
-def _wrong_phase(state: HatflingsState) -> str:
+_NOT_NOW = {
+    A_SCENE: "the scene is already set up",
+    A_PIG_SETUP: "the scene is already set up",
+    A_PUDDLE: "a puddle is only spilled right after a clumsy halfling is introduced (7.4)",
+    A_PIG: "the pig only runs when a halfling lands next to it (R18)",
+}
+"""Why a scene or follow-up decision cannot be made while the captain to move has a turn to play."""
+
+
+def _wrong_phase(state: HatflingsState, family: int) -> str:
     phase = state.phase
     if phase == SCENE:
         return f"the scene is being set up: seat {state.mover} places an object, e.g. 'tree at c3' (R4)"
@@ -72,7 +84,7 @@ def _wrong_phase(state: HatflingsState) -> str:
         return f"{_colour(state)} must first put the clumsy halfling's puddle on an empty square around {around}"
     if phase == PIG_MOVE:
         return f"{_colour(state)} must first move the pig to an empty square around {NAMES[state.pig]} (R18)"
-    return f"it is {_colour(state)}'s turn to place, push in or jump a halfling"
+    return f"{_NOT_NOW[family]}; it is {_colour(state)}'s turn to place, push in or jump a halfling"
 
 
 def _occupant(state: HatflingsState, s: int) -> str:
