@@ -194,6 +194,12 @@ class TablePage {
     this.picker.reset(message.legal || []);
     this.hintText.hidden = true;
     this.render();
+    // Once the game is over every move may be named: the log is fetched again with all the words.
+    if (message.status === "finished" && !this.fullLog) {
+      this.fullLog = true;
+      this.loggedUpTo = undefined;
+      this.loadLog();
+    }
   }
 
   render() {
