@@ -13,11 +13,12 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from parlour.engine import Rng, load_game
 from parlour.engine.conformance import check_game, finish_randomly
+from parlour.games.hanbok_runway.components import SYMBOLS
 from parlour.games.hanbok_runway.rules import HanbokRunwayState
 
 GAME = load_game("hanbok_runway")
@@ -147,6 +148,7 @@ def test_determinized_states_play_to_the_end(seed: int) -> None:
 
 @settings(max_examples=8, deadline=None)
 @given(SEEDS)
+@example(69)  # a style deck runs out and a Pass step's discards follow
 def test_invariants_of_section_10(seed: int) -> None:
     comps = GAME.components  # type: ignore[attr-defined]
     for state, _ in random_states(seed):
@@ -160,8 +162,17 @@ def test_invariants_of_section_10(seed: int) -> None:
             + sum(state.style_discard)
             + sum(sum(t) for t in state.tableau_style)
             + sum(len(s) for s in state.set_symbols)
+            + sum(1 for card in state.discarding if card < len(SYMBOLS))
         )
         assert cards == len(comps.style_cards)
+        fabrics = (
+            len(state.fabric_deck)
+            + sum(state.fabric_discard)
+            + sum(sum(t) for t in state.tableau_fabric)
+            + sum(len(k) for k in state.set_kinds)
+            + sum(1 for card in state.discarding if card >= len(SYMBOLS))
+        )
+        assert fabrics == len(comps.fabric_cards)
         # R9: a deck is never left empty while its discard pile holds cards (between actions)
         assert state.style_deck or not any(state.style_discard)
         assert state.fabric_deck or not any(state.fabric_discard)

@@ -436,6 +436,28 @@ def test_R20_discards_of_one_pass_are_one_batch() -> None:
     assert one == other and sorted(one) == sorted(SYMBOLS.index(s) for s in ("oval", "bell", "triangle"))
 
 
+def test_R20_discards_go_onto_the_piles_together_and_R9_holds_throughout() -> None:
+    state = turn_position(seed=4)
+    give(state, 0, "oval", "oval", "bell", "triangle", "trapezoid", "green/red", "blue/pink", "red/black")
+    state.style_deck = []  # the style deck ran out with nothing discarded
+    state._legal = None
+    state.apply("pass")
+    state.apply("discard bell")
+    state.apply("discard oval")
+    # the named cards are set aside, not yet on their pile: no deck is empty beside a full pile (R9)
+    assert state.style_discard == [0] * len(SYMBOLS) and state.style_deck == []
+    assert state._hand_size(0) == 6
+    assert state.view(1)["discarding"] == {"style": {"oval": 1, "bell": 1}, "fabric": {}}
+    assert "Being discarded: oval, bell | -" in state.render(1)
+    events = state.apply("discard green/red")
+    # the batch lands, and the R9 check runs once on the whole pile
+    assert sorted(state.style_deck) == sorted(SYMBOLS.index(s) for s in ("oval", "bell"))
+    assert state.style_discard == [0] * len(SYMBOLS) and state.fabric_discard[kind("green/red")] == 1
+    assert state.view(1)["discarding"] == {"style": {}, "fabric": {}}
+    assert [e.kind for e in events] == ["discard", "reshuffle"]
+    assert state.phase == DRAW and state.current_player() == 1
+
+
 # --- end of the game (R16, R17) ----------------------------------------------------------------
 
 

@@ -52,15 +52,20 @@ def _queues(view: dict[str, Any], per_colour: int) -> list[str]:
     return lines
 
 
-def _supply(view: dict[str, Any]) -> str:
+def _supply(view: dict[str, Any]) -> list[str]:
     style = sum(view["style_discard"].values())
     fabric = sum(view["fabric_discard"].values())
-    return (
+    lines = [
         f"Decks: style {view['style_deck']}, fabric {view['fabric_deck']}; "
         f"discards: style {style} ({_cards(view['style_discard'])}), "
         f"fabric {fabric} ({_cards(view['fabric_discard'])}); "
         f"additional VP supply {view['additional_vp_supply']}"
-    )
+    ]
+    discarding = view["discarding"]
+    if discarding["style"] or discarding["fabric"]:
+        # R20: the cards named at this Pass go onto their piles together once the hand is down to the limit
+        lines.append(f"Being discarded: {_cards(discarding['style'])} | {_cards(discarding['fabric'])}")
+    return lines
 
 
 def _player(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
@@ -94,7 +99,7 @@ def _scores(view: dict[str, Any]) -> list[str]:
 
 def render(state: HanbokRunwayState, seat: int | None) -> str:
     view = state.view(seat)
-    lines = _header(view) + _queues(view, state.game.components.tokens_per_colour) + [_supply(view)]
+    lines = _header(view) + _queues(view, state.game.components.tokens_per_colour) + _supply(view)
     for player in view["players"]:
         lines += _player(view, player)
     if "scores" in view:

@@ -86,6 +86,7 @@ class HanbokRunwayState(State):
         "fabric_deck",
         "style_discard",
         "fabric_discard",
+        "discarding",
         "tableau_style",
         "tableau_fabric",
         "set_symbols",
@@ -119,6 +120,9 @@ class HanbokRunwayState(State):
         self.fabric_deck: list[int] = []  # fabric kinds; the top card is the last
         self.style_discard = [0] * len(SYMBOLS)  # counts per symbol (face-up piles, R9)
         self.fabric_discard = [0] * len(comps.fabric_kinds)
+        # the cards named so far at a Pass step, set aside until the batch lands together (R20):
+        # a symbol s is s, a fabric kind k is len(SYMBOLS) + k
+        self.discarding: list[int] = []
         self.tableau_style = [[0] * len(SYMBOLS) for _ in range(2)]  # counts per symbol, public (R7)
         self.tableau_fabric = [[0] * len(comps.fabric_kinds) for _ in range(2)]
         self.set_symbols: list[list[int]] = [[], []]
@@ -207,10 +211,10 @@ class HanbokRunwayState(State):
             return self._flip(first)
         if effect == DISCARD_STYLE:
             self.tableau_style[self.active][first] -= 1
-            self.style_discard[first] += 1
+            self.discarding.append(first)
             return self._discarded(SYMBOLS[first])
         self.tableau_fabric[self.active][first] -= 1
-        self.fabric_discard[first] += 1
+        self.discarding.append(len(SYMBOLS) + first)
         return self._discarded(self.game.components.kind_label(first))
 
     # --- legal actions -----------------------------------------------------------------
@@ -467,7 +471,14 @@ class HanbokRunwayState(State):
         events = [Event("discard", f"seat {seat} discards {card}", {"seat": seat, "card": card})]
         if self._hand_size(seat) > self.game.components.hand_limit:
             return events
-        # R20: the discards of one Pass step land together; the R9 check runs once, now
+        # R20: the discards of one Pass step land on their piles together; the R9 check runs once, now
+        styles = len(SYMBOLS)
+        for card in self.discarding:
+            if card < styles:
+                self.style_discard[card] += 1
+            else:
+                self.fabric_discard[card - styles] += 1
+        self.discarding = []
         return events + self._rebuild_decks() + self._end_turn()
 
     def _end_turn(self) -> list[Event]:
@@ -582,6 +593,7 @@ class HanbokRunwayState(State):
         twin.fabric_deck = self.fabric_deck.copy()
         twin.style_discard = self.style_discard.copy()
         twin.fabric_discard = self.fabric_discard.copy()
+        twin.discarding = self.discarding.copy()
         twin.tableau_style = [self.tableau_style[0].copy(), self.tableau_style[1].copy()]
         twin.tableau_fabric = [self.tableau_fabric[0].copy(), self.tableau_fabric[1].copy()]
         twin.set_symbols = [self.set_symbols[0].copy(), self.set_symbols[1].copy()]

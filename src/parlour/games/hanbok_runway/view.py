@@ -34,6 +34,19 @@ def _counts(names: tuple[str, ...] | list[str], counts: list[int]) -> dict[str, 
     return {name: n for name, n in zip(names, counts, strict=True) if n}
 
 
+def _discarding(state: HanbokRunwayState, kinds: list[str]) -> dict[str, dict[str, int]]:
+    """The cards named so far at a Pass step, on their way to the discard piles (R20)."""
+    styles = len(SYMBOLS)
+    style = [0] * styles
+    fabric = [0] * len(kinds)
+    for card in state.discarding:
+        if card < styles:
+            style[card] += 1
+        else:
+            fabric[card - styles] += 1
+    return {"style": _counts(SYMBOLS, style), "fabric": _counts(kinds, fabric)}
+
+
 def build_view(state: HanbokRunwayState, seat: int | None) -> dict[str, Any]:
     comps = state.game.components
     kinds = [comps.kind_label(k) for k in range(len(comps.fabric_kinds))]
@@ -81,6 +94,7 @@ def build_view(state: HanbokRunwayState, seat: int | None) -> dict[str, Any]:
         "fabric_deck": len(state.fabric_deck),
         "style_discard": _counts(SYMBOLS, state.style_discard),
         "fabric_discard": _counts(kinds, state.fabric_discard),
+        "discarding": _discarding(state, kinds),
         "additional_vp_supply": state.supply,
         "colours": colours,
         "players": players,

@@ -1,6 +1,7 @@
 """Hanbok Runway view -> tensor, from the observing seat's side: per colour its trophies and the
 tokens still in its queue (face up, who knows it, the value when known); per designer (self first)
-the tableau, hand size and every set with its token; then decks, discards and the phase."""
+the tableau, hand size and every set with its token; then decks, discards,
+the cards being discarded at a Pass step and the phase."""
 
 from __future__ import annotations
 
@@ -61,5 +62,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     features.number(view["fabric_deck"], 30)
     features.counts(view["style_discard"], SYMBOLS, 10)
     features.counts(view["fabric_discard"], kinds, 5)
+    features.counts(view["discarding"]["style"], SYMBOLS, 2)
+    features.counts(view["discarding"]["fabric"], kinds, 2)
     features.number(view["additional_vp_supply"], comps.additional_vp_supply)
     return features
