@@ -473,11 +473,11 @@ class HanbokRunwayState(State):
             return events
         # R20: the discards of one Pass step land on their piles together; the R9 check runs once, now
         styles = len(SYMBOLS)
-        for card in self.discarding:
-            if card < styles:
-                self.style_discard[card] += 1
+        for pending in self.discarding:
+            if pending < styles:
+                self.style_discard[pending] += 1
             else:
-                self.fabric_discard[card - styles] += 1
+                self.fabric_discard[pending - styles] += 1
         self.discarding = []
         return events + self._rebuild_decks() + self._end_turn()
 
