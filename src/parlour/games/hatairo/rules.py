@@ -301,12 +301,8 @@ class HatairoState(State):
         if phase in (TURN_START, ACTION):
             return self._turn_ids(board, phase == TURN_START)
         if phase == PAY:
-            ids = []
-            for kind, slot, colour in payment.unit_options(
-                self.remaining, board.palette, board.as_any, board.any_as, board.three
-            ):
-                ids.append(base[PAY_SINGLE + kind] + slot * NCOL + colour)
-            return ids
+            options = payment.unit_options(self.remaining, board.palette, board.as_any, board.any_as, board.three)
+            return self._payment_ids(options)
         if phase == CELL:
             return [base[PLACE] + cell for cell in board.free_cells()]
         if phase == CLEAN:
@@ -328,6 +324,10 @@ class HatairoState(State):
         if phase == DRAFTING:
             return [base[DRAFT] + f for f in board.hand]
         return []
+
+    def _payment_ids(self, options: list[tuple[int, int, int]]) -> list[int]:
+        base = self.game.table.base
+        return [base[PAY_SINGLE + unit] + slot * NCOL + colour for unit, slot, colour in options]
 
     def _turn_ids(self, board: Board, motif_allowed: bool) -> list[int]:
         base = self.game.table.base
@@ -618,6 +618,9 @@ class HatairoState(State):
         while payment.next_slot(self.remaining) >= 0:
             options = payment.unit_options(self.remaining, board.palette, board.as_any, board.any_as, board.three)
             if len(options) != 1 or options[0][0] == payment.TRIPLE:
+                # A real choice: these units are the legal actions, so keep them rather than search again.
+                actions = self.game.actions
+                self._legal = [actions[i] for i in self._payment_ids(options)]
                 return
             unit, slot, colour = options[0]
             for _ in range(unit + 1):
