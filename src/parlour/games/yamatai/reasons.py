@@ -132,4 +132,6 @@ def _specific(state: YamataiState, a: int) -> str:
         return "that is not a legal target of the power (R28, R29, R44)"
     if Ids.PREVIEW_SWAP <= a < Ids.PREVIEW_KEEP:
         return "the exchange takes one looked-at tile and one tile face up in the row (R43)"
+    if a >= Ids.PREVIEW_RETURN:
+        return f"{parts.buildings[a - Ids.PREVIEW_RETURN].code} is not one of the tiles you are putting back"
     return ""
