@@ -162,6 +162,25 @@ def test_R9_reshuffle_as_soon_as_a_deck_runs_out() -> None:
     assert state.fabric_discard[kind("green/red")] == 2 and len(state.fabric_deck) == 30
 
 
+def test_R9_fabric_deck_is_rebuilt_from_fabric_discards_only() -> None:
+    state = turn_position(phase=DRAW)
+    state.fabric_deck = [kind("blue/pink")]
+    state.fabric_discard = [0] * len(COMPONENTS.fabric_kinds)
+    state.fabric_discard[kind("green/red")] = 2
+    state.fabric_discard[kind("orange/black")] = 1
+    state.style_discard = [0, 0, 2, 0, 0]  # two bells: they stay on their own pile
+    state.style_deck = state.style_deck[2:]
+    state._legal = None
+    events = state.apply("draw 2 fabric")
+    assert [e.kind for e in events] == ["draw", "reshuffle"] and events[1].data == {"deck": "fabric", "cards": 3}
+    assert events[0].data["fabric"][0] == "blue/pink" and events[0].data["fabric"][1] in ("green/red", "orange/black")
+    assert len(state.fabric_deck) == 2 and sum(state.fabric_discard) == 0
+    assert sorted([*state.fabric_deck, kind(events[0].data["fabric"][1])]) == sorted(
+        [kind("green/red"), kind("green/red"), kind("orange/black")]
+    )
+    assert state.style_discard == [0, 0, 2, 0, 0] and len(state.style_deck) == 28
+
+
 def test_R7_drawn_cards_lie_face_up_for_both_players() -> None:
     state = turn_position(phase=DRAW)
     events = state.apply("draw 2 style")
@@ -382,12 +401,17 @@ def test_R14_mannequin_with_an_empty_supply_does_nothing() -> None:
 
 def test_R14_pile_stays_after_the_queue_runs_out() -> None:
     state = turn_position()
-    state.additional[colour("black")] = 2
-    state.supply = 4
-    empty_queue(state, "black", seat=0)
-    assert state.additional[colour("black")] == 2
-    # black goes to seat 0 with the whole pile: VP 1 + 2 additional
-    assert state.view(None)["colours"][colour("black")]["additional_vp"] == 2
+    black = colour("black")
+    for value in (4, 3, 2, 1, -1):  # seat 0 holds black's first five tokens: 9
+        place_set(state, 0, "oval", "black", value)
+    give(state, 0, "mannequin", "orange/black")
+    state.apply("set mannequin + orange/black, earn black")  # the last black token (-3): 6 in all
+    assert state.taken[black] == T and state.additional[black] == 1 and state.supply == 5
+    shown = state.view(None)["colours"][black]
+    assert shown["additional_vp"] == 1 and shown["queue"] == []
+    _finish(state)
+    # the pile goes with black's VP token although the queue is long empty: VP 1 + 1 additional
+    assert state.scores()[0].breakdown["black"] == 2 and state.scores()[0].total == 2
 
 
 # --- pass and hand limit (rulebook "3. Pass", R15, R20) ----------------------------------------
