@@ -95,3 +95,17 @@ def test_determinize_mid_preview_keeps_the_tiles_already_put_back() -> None:
         twin = state.determinize(3, Rng(k))
         assert twin.deck[-1] == tile("B21") and twin.preview == state.preview
         assert _dump(twin.view(3)) == _dump(state.view(3))
+
+
+def test_states_pickle_and_deepcopy_to_the_same_views() -> None:
+    import copy
+    import pickle
+
+    state = fresh(3, seed=2)
+    rng = Rng(4)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
+        assert all(_dump(twin.view(s)) == _dump(state.view(s)) for s in (None, 0, 1, 2))
+        assert [a.id for a in twin.legal_actions()] == [a.id for a in state.legal_actions()]
+    assert len(pickle.dumps(state)) < 20_000

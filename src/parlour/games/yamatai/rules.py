@@ -9,6 +9,7 @@ targets are then chosen in sub-phases of their own.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from parlour.engine import TERMINAL, Action, Event, Game, Option, Rng, Score, State
@@ -81,7 +82,7 @@ class Yamatai(Game):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # States pickle their game; rebuilding it from its options keeps that small.
-        return (_rebuild, (dict(self.options),))
+        return (_rebuild, (tuple(sorted(self.options.items())),))
 
     def _build_actions(self) -> list[Action]:
         return build_actions(components())
@@ -90,8 +91,10 @@ class Yamatai(Game):
         return YamataiState.set_up(self, seed)
 
 
-def _rebuild(options: dict[str, Any]) -> Yamatai:
-    return Yamatai(**options)
+@functools.lru_cache(maxsize=16)
+def _rebuild(options: tuple[tuple[str, Any], ...]) -> Yamatai:
+    """The game with these options, shared by every state unpickled with them."""
+    return Yamatai(**dict(options))
 
 
 class YamataiState(State):
