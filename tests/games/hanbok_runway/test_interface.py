@@ -25,6 +25,8 @@ def test_render_shows_a_seat_only_its_own_view() -> None:
     assert "pink 1 ??" in spectator and "green 1 ??" in spectator
     assert "Seat 0 (you, start): 2 cards: oval | green/red" in theirs
     assert "green   1:--" in theirs and "4:" in theirs
+    give(state, 1, "bell")
+    assert "Seat 1: 1 card: bell | -" in state.render(0)
 
 
 def test_views_are_json_and_hide_deck_order() -> None:

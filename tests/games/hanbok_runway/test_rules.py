@@ -131,7 +131,7 @@ def test_R8_split_needs_enough_cards_in_deck_and_discard() -> None:
     state.style_discard = [0, 0, 0, 0, 0]
     state._legal = None
     assert labels(state) == ["draw 1 style + 1 fabric", "draw 2 fabric"]
-    with pytest.raises(IllegalAction, match="only 1 style cards are left"):
+    with pytest.raises(IllegalAction, match="only 1 style card is left"):
         state.apply("draw 2 style")
     state.style_deck = []
     state.style_discard = [1, 0, 0, 0, 0]  # a discard pile counts (it becomes the deck, R9)
@@ -332,6 +332,22 @@ def test_R12_oval_must_be_used_when_possible() -> None:
         state.apply("peek at green 2")
     with pytest.raises(IllegalAction, match="face-up"):
         state.apply("peek at red 4")
+
+
+def test_R12_oval_flip_refusals_name_whose_token_it_is() -> None:
+    state = turn_position()
+    mine = place_set(state, 0, "bell", "blue", -3)
+    place_set(state, 1, "bell", "blue", 4)
+    give(state, 0, "oval", "blue/pink")
+    state.apply("set oval + blue/pink, earn blue")
+    assert state.owner[mine] == 0
+    with pytest.raises(IllegalAction, match="blue 1 is your own token: the oval flips only the opponent's"):
+        state.apply("flip opponent's blue 1")
+    with pytest.raises(IllegalAction, match="blue 4 is still in the queue: the oval flips only"):
+        state.apply("flip opponent's blue 4")
+    state.apply("flip opponent's blue 2")
+    with pytest.raises(IllegalAction, match="not allowed now"):
+        state.apply("flip opponent's blue 2")
 
 
 def test_R12_oval_does_nothing_without_a_face_down_token() -> None:

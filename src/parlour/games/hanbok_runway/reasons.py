@@ -50,9 +50,14 @@ def _current_step(state: HanbokRunwayState) -> str:
 def _draw(state: HanbokRunwayState, styles: int, fabrics: int) -> str:
     total, free_styles, free_fabrics = state._draw_target()
     if styles + fabrics != total:
-        return f"draw exactly {total} cards now, in any split"
+        return f"draw exactly {_cards(total)} now, in any split"
     deck, free = ("style", free_styles) if styles > free_styles else ("fabric", free_fabrics)
-    return f"only {free} {deck} cards are left in the {deck} deck and its discard pile"
+    left = f"1 {deck} card is" if free == 1 else f"{free} {deck} cards are"
+    return f"only {left} left in the {deck} deck and its discard pile"
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
 
 
 def _make_set(state: HanbokRunwayState, symbol: int, kind: int, colour: int) -> str:
@@ -79,8 +84,10 @@ def _oval(state: HanbokRunwayState, effect: int, token: int) -> str:
         if position < state.taken[colour]:
             return f"{name} has already left the queue"
         return f"{name} is face-up: only a face-down token can be peeked at"
-    if state.owner[token] != 1 - state.active:
-        return f"{name} is not one of the opponent's tokens"
+    if state.owner[token] == state.active:
+        return f"{name} is your own token: the oval flips only the opponent's"
+    if state.owner[token] < 0:
+        return f"{name} is still in the queue: the oval flips only a token the opponent has taken"
     return f"the opponent's {name} is already face-up"
 
 

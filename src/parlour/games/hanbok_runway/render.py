@@ -73,7 +73,8 @@ def _player(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
     marks = [mark for mark, on in (("you", seat == view["viewer"]), ("start", seat == view["start_player"])) if on]
     name = f"Seat {seat}" + (f" ({', '.join(marks)})" if marks else "")
     tableau = player["tableau"]
-    lines = [f"{name}: {player['cards']} cards: {_cards(tableau['style'])} | {_cards(tableau['fabric'])}"]
+    held = "1 card" if player["cards"] == 1 else f"{player['cards']} cards"
+    lines = [f"{name}: {held}: {_cards(tableau['style'])} | {_cards(tableau['fabric'])}"]
     lines.append(f"  sets ({len(player['sets'])}):")
     for made in player["sets"]:
         token = made["token"]
