@@ -208,3 +208,18 @@ def test_two_players_harbour_carries_into_the_second_turn() -> None:
     play(state, f"take fleet tile {second}")
     fleet = state.game.parts.fleet[second - 1].boats
     assert state.hand == [k + f for k, f in zip(kept, fleet, strict=True)]
+
+
+def test_standard_building_bonuses_are_cumulative() -> None:
+    state = bare()
+    state.mountain = tuple(i == island("I01") for i in range(34))
+    state.island_building[island("I02")] = geo.PALACE
+    state.island_building[island("I07")] = geo.SACRED_GROUND
+    state.island_building[island("I08")] = 0  # own building: a group of two
+    put_boats(state, S022="wood")
+    state.row[0] = tile("B02")
+    turn(state, hand={"bamboo": 1})
+    play(state, "place bamboo boat at S007")
+    events = state.apply("build B02 on I01")
+    assert state.pp_tokens[0] == 2 + 1 and state.coins[0] == 10 + 2
+    assert events[0].data["pp_tokens"] == 3 and events[0].data["coins"] == 2
