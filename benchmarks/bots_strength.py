@@ -108,7 +108,7 @@ def run_games(args: argparse.Namespace) -> None:
         (name, players, args.mcts, opponent, index)
         for index in range(args.games)
         for name, players in configs
-        for opponent in args.opponents
+        for opponent in (args.opponents if players == 2 else args.multi_opponents)
         if (name, players, args.mcts, opponent, index) not in done
     ]
     deadline = _deadline(args.until)
@@ -256,6 +256,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per game, player count and opponent")
     parser.add_argument("--mcts", default="mcts:iterations=1000", help="the MCTS spec under test")
     parser.add_argument("--opponents", type=split_specs, default=["random", "greedy"])
+    parser.add_argument(
+        "--multi-opponents",
+        type=split_specs,
+        default=["greedy"],
+        help="opponents with 3 or more players (the issue's target there is against greedy)",
+    )
     parser.add_argument("--only", type=lambda text: text.split(","), default=None, help="games to play")
     parser.add_argument("--players", type=lambda text: [int(p) for p in text.split(",")], default=None)
     parser.add_argument("--workers", type=int, default=1)
@@ -278,7 +284,9 @@ def main() -> None:
         return
     if not args.table_only:
         run_games(args)
-    table = strength_table(read_journal(args.journal))
+    # Every journal in the results folder counts: runs for different games may go side by side.
+    rows = [row for path in sorted(args.journal.parent.glob("bots_strength*.jsonl")) for row in read_journal(path)]
+    table = strength_table(rows)
     print(table)
     if not args.no_docs:
         write_section(BEGIN, END, table)
