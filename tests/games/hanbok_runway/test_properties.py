@@ -97,6 +97,53 @@ def test_no_view_or_event_shows_what_its_viewer_does_not_know(seed: int) -> None
         check_events(state, events)
 
 
+class KnowledgeFromMoves:
+    """Who knows each token, worked out from the moves alone (not from the state's own bookkeeping).
+
+    Face-up queue positions are public from the start; a seat learns the face-down token it earns
+    and the queue token it peeks at; a flip makes a token public; the final scoring reveals all.
+    """
+
+    def __init__(self) -> None:
+        comps = GAME.components  # type: ignore[attr-defined]
+        self.taken = dict.fromkeys(COLOURS, 0)
+        self.public = {c * T + p for c in range(len(COLOURS)) for p in range(T) if comps.queue_face_up[p]}
+        self.seen: list[set[int]] = [set(), set()]
+
+    def follow(self, seat: int, action: Any) -> None:
+        if action.kind == "set":
+            colour = action.param("colour")
+            self.seen[seat].add(COLOURS.index(colour) * T + self.taken[colour])
+            self.taken[colour] += 1
+        elif action.kind in ("peek", "flip"):
+            t = COLOURS.index(action.param("colour")) * T + action.param("position") - 1
+            (self.seen[seat] if action.kind == "peek" else self.public).add(t)
+
+    def knows(self, viewer: int | None, t: int, over: bool) -> bool:
+        return over or t in self.public or (viewer is not None and t in self.seen[viewer])
+
+
+@settings(max_examples=10, deadline=None)
+@given(SEEDS)
+def test_views_show_exactly_the_values_the_moves_revealed(seed: int) -> None:
+    state = GAME.new_state(seed=seed)
+    rng = Rng(seed)
+    tracker = KnowledgeFromMoves()
+    while True:
+        for viewer in (None, 0, 1):
+            for tok in shown_tokens(state.view(viewer)):
+                t = COLOURS.index(tok["colour"]) * T + tok["position"] - 1
+                knows = tracker.knows(viewer, t, state.is_terminal())
+                assert (tok["value"] is not None) == knows, (viewer, tok)
+                if viewer is None:
+                    assert tok["face_up"] == knows
+        if state.is_terminal():
+            return
+        action = rng.choice(state.legal_actions())
+        tracker.follow(state.current_player(), action)
+        state.apply(action)
+
+
 def _unknown_values(state: HanbokRunwayState, seat: int) -> list[int]:
     return [state.value[t] for t in range(len(state.value)) if not state.known[t] >> seat & 1]
 
