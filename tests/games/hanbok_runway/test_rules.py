@@ -547,6 +547,21 @@ def test_R16_tenth_set_triggers() -> None:
     assert state.is_terminal()
 
 
+def test_R16_one_empty_queue_or_nine_sets_do_not_trigger() -> None:
+    state = turn_position()
+    for _ in range(T - 1):
+        place_set(state, 1, "oval", "green", state.value[token("green", 1) + state.taken[colour("green")]])
+    for name in ("red", "blue", "orange", "black", "pink", "red", "blue"):
+        place_set(state, 0, "oval", name, state.value[colour(name) * T + state.taken[colour(name)]])
+    give(state, 0, "bell", "bell", "green/red", "red/blue")
+    state.apply("set bell + green/red, earn green")  # green's queue is the first to run out; 8 sets
+    assert state.taken[colour("green")] == T and not state.triggered
+    state.apply("set bell + red/blue, earn red")  # a ninth set
+    assert len(state.set_tokens[0]) == 9 and not state.triggered
+    state.apply("pass")
+    assert state.current_player() == 1 and not state.is_terminal()
+
+
 def test_R17_safety_cap_ends_a_stalled_game() -> None:
     state = fresh(start=0, safety_turn_cap=3)
     state.apply("draw 3 style")
