@@ -19,7 +19,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from parlour.agents import Agent, make_agent
+from parlour.agents import Agent, make_agent, split_specs
 from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.registry import load_game
 from parlour.interop.spaces import observation_space, observe, seed_from
@@ -41,7 +41,7 @@ class ParlourEnv(gymnasium.Env):  # type: ignore[misc]
             raise InvalidOption(f"seat must be 0..{self.game.num_players - 1}, got {seat}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidOption(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
-        specs = [spec.strip() for spec in opponents.split(",")]
+        specs = split_specs(opponents)
         others = [s for s in range(self.game.num_players) if s != seat]
         if len(specs) == 1:
             specs = specs * len(others)
