@@ -255,11 +255,22 @@ def test_rulebook_firebug_eliminates_every_surrounding_halfling() -> None:
 
 
 def test_rulebook_clumsy_spills_a_puddle_around_it() -> None:
-    state = position({"a1": "Y", "f6": "P"}, pig="b1")
+    state = position({"a1": "Y", "f6": "P", "b3": "barrel"}, pig="b1")
     state.apply("place clumsy at a2")
-    assert state.phase == PUDDLE_CHOICE and labels(state) == {"puddle at a3", "puddle at b2", "puddle at b3"}
-    state.apply("puddle at b3")
-    assert at(state, "b3") == "puddle:0" and state.phase == PIG_MOVE
+    # An empty square is needed: the unoccupied barrel at b3 is free but not empty.
+    assert state.phase == PUDDLE_CHOICE and labels(state) == {"puddle at a3", "puddle at b2"}
+    state.apply("puddle at b2")
+    assert at(state, "b2") == "puddle:0" and state.phase == PIG_MOVE
+
+
+def test_rulebook_clumsy_spills_only_while_a_puddle_token_is_left() -> None:
+    last = {"a1": "Y", "f6": "P", "f1": "puddle:1", "f2": "puddle:1", "f3": "puddle:1"}
+    state = position(last)
+    state.apply("place clumsy at a2")
+    assert state.phase == PUDDLE_CHOICE and state.puddle_supply == 1
+    state = position({**last, "f4": "puddle:1"})
+    events = state.apply("place clumsy at a2")
+    assert "puddle" not in kinds(events) and state.current_player() == 1
 
 
 def test_rulebook_greedy_pushes_in_from_the_edge() -> None:

@@ -98,6 +98,13 @@ def test_R5_default_scene_is_tree_box_barrel_and_pig() -> None:
     assert squares == expected
 
 
+def test_R6_pig_may_start_in_a_start_zone_and_blocks_that_square() -> None:
+    state = parlour.load_game("hatflings", scene="tree:c3,box:d4,barrel:b4,pig:e1").new_state()
+    assert {a.param("square") for a in state.legal_actions()} == {"a1", "b1", "c1", "d1", "f1"}
+    with pytest.raises(IllegalAction, match="e1 holds the pig; a halfling needs a free square"):
+        state.apply("place normal at e1")
+
+
 def test_R6_pig_may_start_on_a_box_which_it_leaves_behind() -> None:
     state = parlour.load_game("hatflings", scene="tree:c3,box:d4,barrel:b4,pig:d4").new_state()
     assert state.pig == square("d4") and at(state, "d4") == "box"
@@ -139,6 +146,10 @@ def test_R9_effects_run_barrel_then_ability_then_hats_then_pig() -> None:
     broken = position({"b3": "Y", "c5": "P", "b4": "barrel"}, pig="b5", barrel_break_percent=100)
     events = broken.apply("place firebug at b4")
     assert kinds(events)[:2] == ["place", "barrel break"] and at(broken, "c5") == "P"
+    # Hats change before the pig runs: the pig's captain already sees the turned rival.
+    plain = position({"c3": "Y", "d4": "P"}, pig="d5")
+    events = plain.apply("place normal at c4")
+    assert plain.phase == PIG_MOVE and at(plain, "d4") == "Y" and kinds(events) == ["place", "flip"]
 
 
 def test_R10_greedy_may_enter_normally_and_is_used_up_either_way() -> None:
@@ -147,6 +158,11 @@ def test_R10_greedy_may_enter_normally_and_is_used_up_either_way() -> None:
     state.apply("place greedy at b3")
     state.apply("place normal at e5")
     assert not any(label.startswith(("greedy push", "place greedy")) for label in labels(state))
+    pushed = position({"a3": "Y", "b4": "P", "e6": "P"})
+    pushed.apply("greedy push at a3 east")
+    pushed.apply("place normal at e5")
+    assert not any(label.startswith(("greedy push", "place greedy")) for label in labels(pushed))
+    assert "greedy" not in pushed.view(None)["special_pools"][0]
 
 
 def test_R11_push_moves_only_the_contiguous_train() -> None:
@@ -211,6 +227,14 @@ def test_R12_barrel_break_ends_the_turn() -> None:
     assert kinds(events) == ["place", "barrel break"]
     assert at(state, "b4") == "puddle:0" and at(state, "c4") == "P" and state.pool == 10
     assert state.current_player() == 1
+
+
+def test_R12_barrel_break_under_a_jump_empties_the_origin_too() -> None:
+    state = position({"b2": "Y", "b3": "P", "b4": "barrel", "c5": "P"}, pool=10, barrel_break_percent=100)
+    events = state.apply("jump b2 over b3 to b4")
+    assert kinds(events) == ["jump", "barrel break"]
+    assert (at(state, "b2"), at(state, "b3"), at(state, "b4")) == ("", "P", "puddle:0")
+    assert state.pool == 11 and state.current_player() == 1  # the jumper went back to the pool
 
 
 def test_R12_barrel_test_is_drawn_from_the_state_generator() -> None:
@@ -285,10 +309,11 @@ def test_R17_spent_joker_moves_and_counts_like_a_normal_halfling() -> None:
 
 
 def test_R18_pig_must_move_to_an_empty_square_around_it() -> None:
-    state = position({"c3": "Y", "e5": "tree", "e4": "P"}, pig="d5")
+    state = position({"c3": "Y", "e5": "tree", "e4": "P", "c6": "box"}, pig="d5")
     state.apply("place normal at c4")
     assert state.phase == PIG_MOVE and state.current_player() == 0
-    assert labels(state) == {"pig to c5", "pig to c6", "pig to d6", "pig to e6", "pig to d4"}
+    # Free is not enough: the unoccupied box at c6 is free but not empty.
+    assert labels(state) == {"pig to c5", "pig to d6", "pig to e6", "pig to d4"}
     state.apply("pig to d6")
     assert state.pig == square("d6") and state.current_player() == 1
 
@@ -305,6 +330,9 @@ def test_R19_eliminated_normals_return_to_the_pool_specials_to_the_box() -> None
     state.apply("place firebug at c4")
     assert state.pool == 7 + 1 + 1  # d4 and c3 went back; the clumsy went to the box
     assert state.specials[1] == specials("joker")
+    spent = position({"c3": "Y", "d4": "Px"}, pool=7)
+    spent.apply("place firebug at c4")
+    assert at(spent, "d4") == "" and spent.pool == 8  # c3 went back; the spent joker is still a special
 
 
 def test_R20_puddles_dry_at_their_owner_next_turn() -> None:
@@ -317,6 +345,16 @@ def test_R20_puddles_dry_at_their_owner_next_turn() -> None:
         state.apply("place normal at d5")
     events = state.apply("place normal at f4")  # purple's turn ends, yellow's starts: its puddle dries
     assert "puddle dries" in kinds(events) and at(state, "d5") == "" and state.puddle_supply == 4
+
+
+def test_R20_puddle_dries_before_the_end_of_the_dance_is_checked() -> None:
+    # Yellow's only way to act is the square its own puddle blocks: a2 (b1 holds a cheating rival with a
+    # tree behind it, b2 a rival on a box). The puddle dries as yellow's turn starts, so the dance goes on.
+    layout = {"a1": "Y", "a2": "puddle:0", "b1": "Pc", "c1": "tree", "b2": "P+box", "f6": "P"}
+    state = position(layout, to_move=1, pig="d4", pool=1, special_pools=(0, specials("stilts")))
+    state.apply("place stilts at f5")
+    assert not state.is_terminal() and at(state, "a2") == ""
+    assert labels(state) == {"place normal at a2"}
 
 
 def test_R21_a_turned_special_serves_its_new_captain() -> None:
