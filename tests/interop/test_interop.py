@@ -128,3 +128,41 @@ def test_bad_adapter_arguments_are_refused() -> None:
         ParlourEnv("hatflings", opponents="wizard")
     with pytest.raises(parlour.InvalidOption, match="no game called"):
         openspiel.load("chess")
+
+
+def test_hatflings_tensor_places_each_halfling_where_the_view_shows_it() -> None:
+    from parlour.interop.encoders.hatflings import KINDS, OBJECTS, SQUARES
+
+    game = parlour.load_game("hatflings")
+    state = game.new_state(seed=9)
+    rng = Rng(9)
+    for _ in range(30):
+        state.apply(rng.choice(state.legal_actions()))
+    block = 2 * len(KINDS) + len(OBJECTS) + 4
+    for seat in (0, 1):
+        view = state.view(seat)
+        tensor = observation_tensor(game, view, seat)
+        for index, square in enumerate(SQUARES):
+            cell = tensor[index * block : (index + 1) * block]
+            mine, theirs = cell[: len(KINDS)], cell[len(KINDS) : 2 * len(KINDS)]
+            halfling = view["squares"].get(square, {}).get("halfling")
+            if halfling is None:
+                assert not mine.any() and not theirs.any()
+            else:
+                plane = mine if halfling["seat"] == seat else theirs
+                assert plane[KINDS.index(halfling["kind"])] == 1.0 and plane.sum() == 1.0
+
+
+@pytest.mark.parametrize("name", ["hanbok_runway", "hatairo", "yamatai"])
+def test_tensor_depends_only_on_the_view(name: str) -> None:
+    """Re-drawing what a seat cannot see (determinize) leaves its tensor unchanged."""
+    game = parlour.load_game(name)
+    state = game.new_state(seed=3)
+    rng = Rng(3)
+    for _ in range(25):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    hidden_redrawn = state.determinize(seat, Rng(77))
+    assert np.array_equal(
+        observation_tensor(game, state.view(seat), seat), observation_tensor(game, hidden_redrawn.view(seat), seat)
+    )
