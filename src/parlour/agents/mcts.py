@@ -117,7 +117,7 @@ class MctsAgent(Agent):
 
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
-        if len(legal) == 1 and self.seconds is None:
+        if len(legal) == 1:
             return legal[0]
         return self.search(state).best.action
 
