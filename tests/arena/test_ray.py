@@ -21,6 +21,7 @@ def local_ray() -> Iterator[None]:
     # Ray's workers import the test game from this checkout, as a cluster's would from its image.
     python_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     ray.init(
+        address="local",  # a Ray of its own, even if another one runs on this machine
         num_cpus=2,
         include_dashboard=False,
         log_to_driver=False,

@@ -48,35 +48,41 @@ def run_local(tournament: Tournament, indices: Sequence[int], workers: int) -> I
         yield from pool.imap_unordered(partial(play, tournament), indices, chunksize=chunk)
 
 
-def run_ray(
-    tournament: Tournament, indices: Sequence[int], workers: int | None, address: str | None
-) -> Iterator[Result]:
-    """Play the games as Ray tasks, on the cluster at `address` or one already started here.
+def connect_ray(address: str | None) -> bool:
+    """Join the Ray cluster at `address` (`auto`: the one Ray finds), or use the Ray this process
+    started already, or start a local Ray of its own.
 
-    At most a few chunks per CPU are submitted ahead, so a stopped run loses only those.
+    Without an address a new local Ray is started rather than letting Ray look for one: Ray's
+    search also finds clusters that have since died, and then waits on them for minutes.
+    Returns whether this call started or joined Ray (and so the caller should shut it down).
     """
     ray = import_ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        try:
-            ray.init(address=address, log_to_driver=False, include_dashboard=False)
-        except (ConnectionError, RuntimeError, ValueError) as error:
-            raise ArenaError(f"cannot reach the Ray cluster at {address or 'auto'}: {error}") from None
+    if ray.is_initialized():
+        return False
     try:
-        cpus = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        chunk = chunk_size(len(indices), cpus)
-        task = ray.remote(_ray_chunk)
-        chunks = [indices[start : start + chunk] for start in range(0, len(indices), chunk)]
-        pending: list[Any] = []
-        while chunks or pending:
-            while chunks and len(pending) < 2 * cpus:
-                pending.append(task.remote(tournament, chunks.pop(0)))
-            done, pending = ray.wait(pending, num_returns=1)
-            for results in ray.get(done):
-                yield from results
-    finally:
-        if started_here:
-            ray.shutdown()
+        ray.init(address=address or "local", log_to_driver=False, include_dashboard=False)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise ArenaError(f"cannot reach the Ray cluster at {address or 'auto'}: {error}") from None
+    return True
+
+
+def run_ray(tournament: Tournament, indices: Sequence[int], workers: int | None) -> Iterator[Result]:
+    """Play the games as Ray tasks on the Ray that `connect_ray` joined.
+
+    At most two chunks per CPU are submitted ahead, so a stopped run loses only those.
+    """
+    ray = import_ray()
+    cpus = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    chunk = chunk_size(len(indices), cpus)
+    task = ray.remote(_ray_chunk)
+    chunks = [indices[start : start + chunk] for start in range(0, len(indices), chunk)]
+    pending: list[Any] = []
+    while chunks or pending:
+        while chunks and len(pending) < 2 * cpus:
+            pending.append(task.remote(tournament, chunks.pop(0)))
+        done, pending = ray.wait(pending, num_returns=1)
+        for results in ray.get(done):
+            yield from results
 
 
 def _ray_chunk(tournament: Tournament, indices: Sequence[int]) -> list[Result]:

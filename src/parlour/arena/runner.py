@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.arena import report
-from parlour.arena.backends import BACKENDS, default_workers, import_ray, run_local, run_ray
+from parlour.arena.backends import BACKENDS, connect_ray, default_workers, import_ray, run_local, run_ray
 from parlour.arena.stats import Summary, summarize
 from parlour.arena.store import Store
 from parlour.arena.tournament import ArenaError, Tournament
@@ -76,11 +76,9 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
         raise ArenaError(f"cannot reach the Ray cluster at {address}: {error.strerror or error}") from None
 
 
-def games_of(
-    tournament: Tournament, todo: list[int], backend: str, workers: int | None, address: str | None
-) -> Iterator[dict[str, Any]]:
+def games_of(tournament: Tournament, todo: list[int], backend: str, workers: int | None) -> Iterator[dict[str, Any]]:
     if backend == "ray":
-        return run_ray(tournament, todo, workers, address)
+        return run_ray(tournament, todo, workers)
     return run_local(tournament, todo, workers or default_workers())
 
 
@@ -102,6 +100,7 @@ def run(
     store = Store.open(out, tournament, resume) if out is not None else None
     done: dict[int, dict[str, Any]] = store.done if store else {}
     todo = [index for index in range(tournament.games) if index not in done]
+    ray_started_here = connect_ray(address) if backend == "ray" and todo else False
     if store:
         store.start()
     started = time.perf_counter()
@@ -109,7 +108,7 @@ def run(
     try:
         if progress:
             progress(len(done), tournament.games)
-        for record in games_of(tournament, todo, backend, workers, address):
+        for record in games_of(tournament, todo, backend, workers):
             if store:
                 store.append(record)
             else:
@@ -123,6 +122,8 @@ def run(
         summary = summarize(records, tournament.names, tournament.agents)
         if store:
             store.finish(report.render(title(tournament), facts(tournament, len(records)), [("", summary)]))
+        if ray_started_here:
+            import_ray().shutdown()
     return Run(tournament, summary, played, seconds, store.folder if store else None, records)
 
 
