@@ -23,6 +23,8 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level
         log_config=None,
         access_log=False,
         ws_max_size=16 * settings.max_message_bytes,
+        # Positions are a few kilobytes: compressing them costs more CPU than it saves.
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +20,7 @@ from anyio import CapacityLimiter
 
 from parlour.agents import AgentSpecError, make_agent
 from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
+from parlour.engine.game import Game
 from parlour.engine.records import replay
 from parlour.engine.registry import game_class
 from parlour.server.errors import ServerError, not_found
@@ -44,6 +46,7 @@ class Hub:
         self.settings = settings
         self.store = Store(settings.url)
         self.tables: dict[str, LiveTable] = {}
+        self.games: dict[tuple[str, str], Game] = {}
         self.db_limiter = CapacityLimiter(1 if self.store.is_sqlite else 4)
         self.bot_limiter = CapacityLimiter(settings.bot_threads)
         self.writer = ActionWriter(self.store, self.db_limiter)
@@ -78,6 +81,15 @@ class Hub:
                 client.close(1001, "server shutting down")
         await self.writer.stop()
         self.store.close()
+
+    def _game(self, cls: type[Game], options: dict[str, Any]) -> Game:
+        """The game with these options; kept, because building an action space takes milliseconds
+        and a Game is shared by all its states."""
+        key = (cls.name, json.dumps(options, sort_keys=True, default=str))
+        game = self.games.get(key)
+        if game is None:
+            game = self.games[key] = cls(**options)
+        return game
 
     async def _db(self, function: Any, *args: Any) -> Any:
         return await anyio.to_thread.run_sync(function, *args, limiter=self.db_limiter)
@@ -123,7 +135,7 @@ class Hub:
         if "players" not in options:
             options["players"] = len(seats)
         try:
-            loaded = cls(**options)
+            loaded = self._game(cls, options)
         except InvalidOption as error:
             raise ServerError("invalid_option", str(error), 422) from None
         if loaded.num_players != len(seats):
@@ -206,7 +218,7 @@ class Hub:
         async with table.lock:
             action = self._check(table, seat, ref, expected_version)
             successor = table.state.clone()
-            events = successor.apply(action)
+            events = successor.apply_legal(action)  # _check has just found it legal
             saved = NewAction(table.id, table.version, action.id, seat, successor.is_terminal())
             try:
                 await self.writer.write(saved)

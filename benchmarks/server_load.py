@@ -1,0 +1,235 @@
+"""Load benchmark of the game server (not a test): N concurrent websocket clients on loopback.
+
+Starts `parlour serve` on a free 127.0.0.1 port with a fresh database, then runs N clients at once.
+Each client opens a table with one person's seat (itself) and bots in the others, joins it, and
+plays random legal moves over the websocket as soon as it is its turn (after `--think` seconds),
+table after table, until the time is up. It measures, for every move it submits, the time from
+sending the action to receiving the broadcast of that very action (submit-to-broadcast latency),
+and reports moves/s, the table's actions/s (people's and bots') and latency percentiles.
+
+    .venv/bin/python benchmarks/server_load.py --clients 200 --seconds 30
+    .venv/bin/python benchmarks/server_load.py --clients 200 --seconds 30 --db postgresql://user:pw@127.0.0.1/db
+
+Only ever talks to 127.0.0.1; every loop is bounded by `--seconds`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+HOST = "127.0.0.1"
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0  # every action the clients saw applied, bots' included
+    games: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "parlour.cli", "serve", "--host", HOST, "--port", str(port), "--db", db]
+    command += ["--bot-delay", "0", "--log-level", "warning"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(f"http://{HOST}:{port}/health", timeout=2).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start within 60 s")
+
+
+async def open_table(http: httpx.AsyncClient, args: argparse.Namespace, rng: random.Random) -> tuple[str, str]:
+    """A new table with this client in seat 0 and bots in the others: (table id, seat token)."""
+    seats = ["human"] + [args.bots] * (args.players - 1)
+    created = await http.post("/api/tables", json={"game": args.game, "seats": seats, "seed": rng.randrange(2**31)})
+    created.raise_for_status()
+    table = created.json()["id"]
+    joined = await http.post(f"/api/tables/{table}/join", json={"name": "load"})
+    joined.raise_for_status()
+    return table, joined.json()["token"]
+
+
+async def play_table(
+    ws_base: str, table: tuple[str, str], args: argparse.Namespace, rng: random.Random, tally: Tally, clock: Clock
+) -> None:
+    """Play seat 0 of a table until the game ends or the time is up."""
+    async with connect(f"{ws_base}/api/tables/{table[0]}/ws", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": table[1]}))
+        await clock.started.wait()
+        pending: dict[int, float] = {}  # version acted on -> when the action was sent
+        acted: set[int] = set()
+        last_version: int | None = None
+        while (left := clock.until - time.monotonic()) > 0:
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=left)
+            except TimeoutError:
+                return
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "error":
+                tally.error(message["code"])
+                continue
+            if kind not in ("sync", "update"):
+                continue
+            version = message["version"]
+            if kind == "update" and last_version is not None:
+                tally.actions += version - last_version
+                sent = pending.pop(version - 1, None)
+                if sent is not None and message["actor"] == 0:
+                    tally.latencies.append(time.perf_counter() - sent)
+            last_version = version
+            if message["status"] == "finished":
+                tally.games += 1
+                return
+            if message["legal"] and version not in acted:
+                acted.add(version)
+                if args.think:
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+                choice = rng.choice(message["legal"])
+                pending[version] = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": choice["id"], "version": version}))
+
+
+@dataclass
+class Clock:
+    """Clients set up their first table before the clock starts; only play is measured."""
+
+    started: asyncio.Event
+    until: float = float("inf")
+    ready: int = 0
+
+
+async def client(number: int, base: str, args: argparse.Namespace, tally: Tally, clock: Clock) -> None:
+    rng = random.Random(args.seed * 1000 + number)
+    ws_base = base.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        table = await open_table(http, args, rng)
+        clock.ready += 1
+        while time.monotonic() < clock.until:
+            try:
+                await play_table(ws_base, table, args, rng, tally, clock)
+                if time.monotonic() < clock.until:
+                    table = await open_table(http, args, rng)
+            except (ConnectionClosed, httpx.HTTPError, OSError) as error:
+                tally.error(type(error).__name__)
+                await asyncio.sleep(0.5)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
+    tally = Tally()
+    clock = Clock(asyncio.Event())
+    clients = [asyncio.create_task(client(n, base, args, tally, clock)) for n in range(args.clients)]
+    setup_deadline = time.monotonic() + 300
+    while clock.ready < args.clients and time.monotonic() < setup_deadline:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)  # let the last hellos be answered
+    started = time.monotonic()
+    clock.until = started + args.seconds
+    clock.started.set()
+    await asyncio.gather(*clients)
+    elapsed = time.monotonic() - started
+    latencies = tally.latencies or [float("nan")]
+    return {
+        "clients": args.clients,
+        "game": args.game,
+        "bots": args.bots,
+        "think_s": args.think,
+        "seconds": round(elapsed, 1),
+        "moves": len(tally.latencies),
+        "moves_per_s": round(len(tally.latencies) / elapsed, 1),
+        "actions_per_s": round(tally.actions / elapsed, 1),
+        "games_finished": tally.games,
+        "latency_ms": {
+            "p50": round(1000 * statistics.median(latencies), 1),
+            "p90": round(1000 * percentile(latencies, 0.90), 1),
+            "p99": round(1000 * percentile(latencies, 0.99), 1),
+            "max": round(1000 * max(latencies), 1),
+        },
+        "errors": tally.errors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=200, help="concurrent websocket clients (default 200)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long to play (default 30)")
+    parser.add_argument("--game", default="hatflings", help="game to play (default hatflings)")
+    parser.add_argument("--players", type=int, default=2, help="seats per table: 1 client + bots (default 2)")
+    parser.add_argument("--bots", default="random", help="agent spec of the bots (default random)")
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before moving")
+    parser.add_argument("--db", default="", help="database URL or file (default: a new SQLite file)")
+    parser.add_argument("--port", type=int, default=0, help="use a server already running on 127.0.0.1:PORT")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    if not 0 < args.seconds <= 600 or not 0 < args.clients <= 2000:
+        parser.error("keep runs bounded: 0 < seconds <= 600, 0 < clients <= 2000")
+    if args.port:
+        result = asyncio.run(run(args, f"http://{HOST}:{args.port}"))
+        report(result, args.json)
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        db = args.db or str(Path(scratch) / "load.sqlite")
+        port = free_port()
+        server = start_server(db, port, Path(scratch) / "server.log")
+        try:
+            result = asyncio.run(run(args, f"http://{HOST}:{port}"))
+        finally:
+            server.terminate()
+            server.wait(30)
+    report(result, args.json)
+
+
+def report(result: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result))
+        return
+    lat = result["latency_ms"]
+    print(
+        f"{result['clients']} clients, {result['game']} vs {result['bots']}, think {result['think_s']} s,"
+        f" {result['seconds']} s: {result['moves']} moves ({result['moves_per_s']}/s),"
+        f" {result['actions_per_s']} actions/s with bots, {result['games_finished']} games finished\n"
+        f"submit-to-broadcast latency: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms,"
+        f" max {lat['max']} ms; errors: {result['errors'] or 'none'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
