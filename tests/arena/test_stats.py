@@ -110,3 +110,10 @@ def test_welch_t_matches_a_hand_computation() -> None:
     # means 2 and 0.5; variances 1 and 1/3; standard error sqrt(1/3 + 1/12) = 0.645497
     assert welch([1, 2, 3], [0, 0, 1, 1]) == pytest.approx(1.5 / 0.645497, abs=1e-5)
     assert welch([1], [0, 1]) == 0.0 and welch([2, 2], [2, 2]) == 0.0
+
+
+def test_solo_games_leave_the_rating_at_its_prior() -> None:
+    solo = [game_record(i, ["alone"], [40 + i], [0], [1]) for i in range(3)]
+    ((mu, sigma),) = openskill_ratings(solo, ["alone"])
+    assert (mu, sigma) == pytest.approx((25.0, 25 / 3))
+    assert summarize(solo, ["alone"], ["random"]).agents[0].record.wins == 3

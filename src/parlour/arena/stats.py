@@ -231,6 +231,8 @@ def openskill_ratings(records: Sequence[Mapping[str, Any]], names: Sequence[str]
     ratings = {name: model.rating(name=name) for name in names}
     for record in records:
         arena = record["arena"]
+        if len(arena["agents"]) < 2:
+            continue  # a solo game (Hatairo's) rates nobody against anybody
         teams = [[ratings[name]] for name in arena["agents"]]
         for (rated,), name in zip(model.rate(teams, ranks=list(arena["ranks"])), arena["agents"], strict=True):
             ratings[name] = rated
