@@ -302,6 +302,15 @@ def test_R17_joker_first_change_spends_it_and_second_replaces_it() -> None:
     assert at(state, "d4") == "" and state.pool == 0
 
 
+def test_R17_joker_on_a_box_is_as_safe_as_anyone() -> None:
+    state = position({"c3": "Y", "d4": "Pj+box", "b4": "Px+barrel"})
+    state.apply("place normal at c4")
+    assert at(state, "d4") == "Pj+box" and at(state, "b4") == "Px+barrel"
+    stilts = position({"c3": "Y", "d4": "Pj+box", "b4": "Px+barrel"}, pool=5)
+    stilts.apply("place stilts at c4")
+    assert at(stilts, "d4") == "Yx+box" and at(stilts, "b4") == "Y+barrel" and stilts.pool == 4
+
+
 def test_R17_spent_joker_moves_and_counts_like_a_normal_halfling() -> None:
     state = position({"c3": "Yx", "d4": "P"})
     assert "jump c3 over d4 to e5" in labels(state)
@@ -401,6 +410,24 @@ def test_R25_repetition_ends_the_game() -> None:
     assert state.is_terminal() and "occurred 3 times" in state.end_reason
 
 
+def test_R25_a_position_is_everything_that_matters_for_future_play() -> None:
+    layout = {"a3": "Y", "a4": "Pc", "c3": "puddle:0"}
+    base = position(layout)._position_key()
+    assert position(layout)._position_key() == base
+    differing = [
+        position({**layout, "c3": "puddle:1"}),
+        position({**layout, "a4": "P"}),
+        position({**layout, "a3": "Y+box"}),
+        position(layout, pig="e6"),
+        position(layout, pool=23),
+        position(layout, special_pools=(ALL_SPECIALS, specials("joker"))),
+        position(layout, started=1),
+        position(layout, to_move=1),
+    ]
+    keys = [state._position_key() for state in differing]
+    assert base not in keys and len(set(keys)) == len(keys)
+
+
 def test_R25_turn_cap_ends_the_game() -> None:
     state = parlour.load_game("hatflings", max_turns=3).new_state(seed=2)
     rng = Rng(5)
@@ -412,10 +439,12 @@ def test_R25_turn_cap_ends_the_game() -> None:
 
 
 def test_R26_stacked_decisions_come_in_order_from_the_same_captain() -> None:
-    state = position({"c3": "Y", "e5": "P"}, pig="d5")
+    state = position({"c3": "Y", "e5": "P", "b5": "P"}, pig="d5")
     state.apply("place clumsy at c4")
     assert state.phase == PUDDLE_CHOICE and state.current_player() == 0
-    state.apply("puddle at d4")
+    assert at(state, "b5") == "P"  # the puddle (L3) comes before the hat changes (L4)
+    events = state.apply("puddle at d4")
+    assert kinds(events) == ["puddle", "flip"] and at(state, "b5") == "Y"
     assert state.phase == PIG_MOVE and state.current_player() == 0
     assert "pig to d4" not in labels(state)  # the puddle placed just before is not empty
     state.apply("pig to e6")
