@@ -445,6 +445,29 @@ def test_R27_determinize_before_reveal_redeals_others_hands() -> None:
     assert twin.boards[1].hand == state.boards[1].hand
 
 
+def test_R5_R27_determinize_before_reveal_redraws_where_the_others_put_their_cards_and_tiles() -> None:
+    """Seat 1 cannot see whether seat 0 kept her cards in palette or atelier, nor how she laid her
+    tiles: a re-dealt copy must not keep the true split and arrangement for search to peek at."""
+    state = new(3)
+    play(state, *[f"keep {FLAGS[f].name} in atelier" for f in state.boards[0].hand[:3]])
+    while state.to_move == 0:
+        state.apply(state.legal_actions()[0])
+    assert state.phase == SETUP_KEEP and state.to_move == 1
+    true_tiles = state.boards[0].tiles[:]
+    splits, arrangements = set(), set()
+    for trial in range(40):
+        twin = state.determinize(1, Rng(trial))
+        assert twin.view(1) == state.view(1)
+        other = twin.boards[0]
+        assert len(other.atelier) + len(other.palette_flags) == 3 and sum(other.palette) == len(other.palette_flags)
+        assert sorted(TILES[t].topography for t in other.tiles) == sorted(TILES[t].topography for t in true_tiles)
+        splits.add(len(other.atelier))
+        arrangements.add(tuple(TILES[t].topography for t in other.tiles))
+        while not twin.is_terminal() and not twin.revealed:  # the copy plays on through the reveal
+            twin.apply(twin.legal_actions()[0])
+    assert len(splits) > 1 and len(arrangements) > 1
+
+
 def test_R28_player_colours_by_seat() -> None:
     assert [p["colour"] for p in started(4).view(None)["players"]] == ["Red", "Yellow", "Blue", "Green"]
 

@@ -870,13 +870,15 @@ class HatairoState(State):
 
     def determinize(self, seat: int, rng: Rng) -> HatairoState:
         """Re-deal what `seat` cannot see (R27): the Flag Supply, the motif piles' order and, before
-        the set-up reveal, the other players' hands and kept cards; and re-draw the future.
+        the set-up reveal, the other players' hands, kept cards, whether each went to palette or atelier,
+        and their topography tiles (R5); and re-draw the future.
 
         During a draft the seat remembers the cards she passed on: those not back in her hand are
         somewhere in the other players' hands or picks, never in the Flag Supply, and stay there.
         """
         twin = self.clone()
-        hidden_boards = [] if twin.revealed else [b for s, b in enumerate(twin.boards) if s != seat]
+        hidden_seats = [] if twin.revealed else [s for s in range(len(twin.boards)) if s != seat]
+        hidden_boards = [twin.boards[s] for s in hidden_seats]
         own = twin.boards[seat]
         remembered = set(own.passed) - set(own.hand) - set(own.picks)
         held: list[int] = []  # the other players' hidden cards
@@ -890,16 +892,27 @@ class HatairoState(State):
         dealt = known + unknown[:split]
         rng.shuffle(dealt)
         twin.flag_supply = unknown[split:]
-        for board in hidden_boards:
-            for part in (board.hand, board.picks, board.atelier):
+        for owner in hidden_seats:
+            board = twin.boards[owner]
+            for part in (board.hand, board.picks):
                 for index in range(len(part)):
                     part[index] = dealt.pop()
-            kept = len(board.palette_flags)
+            # R5: where she kept her cards and how she laid her tiles are hidden too; only how many
+            # cards she has kept and tiles she has laid so far follow from the turn order.
+            kept = len(board.atelier) + len(board.palette_flags)
+            board.atelier = []
             board.palette_flags = []
             board.palette = [0] * NCOL
             board.pigment_cards = [0] * NCOL
             for _ in range(kept):
-                board.add_palette_flag(dealt.pop())
+                if rng.randrange(2):
+                    board.atelier.append(dealt.pop())
+                else:
+                    board.add_palette_flag(dealt.pop())
+            laid = sum(1 for tile in board.tiles if tile >= 0)
+            tiles = [tile.id for tile in TILES if tile.player_colour == PLAYER_COLOURS[owner]]
+            rng.shuffle(tiles)
+            board.tiles = tiles[:laid] + [-1] * (len(board.tiles) - laid)
         for pile in twin.piles:
             rng.shuffle(pile)
         twin.rng = Rng(rng.next64())
