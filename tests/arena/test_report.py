@@ -54,3 +54,13 @@ def test_a_comparison_shows_every_variant_in_every_section() -> None:
 def test_an_empty_tournament_says_so() -> None:
     page = report.render("nothing", [("game", "nim")], [("", summarize([], ["a", "b"], ["random", "random"]))])
     assert "No game has been played yet." in page and sections(page) == []
+
+
+def test_a_game_with_its_own_question_shows_its_features_before_the_moves(tmp_path: Path) -> None:
+    run(plan("hatflings", "random,random", 16, seed=2), out=tmp_path, workers=1)
+    page = (tmp_path / REPORT).read_text(encoding="utf-8")
+    extras = re.search(r'<section id="extras">.*?</section>', page, re.S)
+    assert extras is not None
+    text = extras.group(0)
+    assert "Special halflings: which ones go with winning?" in text
+    assert text.index("special: ") < text.index("Kinds of move") < text.index("move: place")

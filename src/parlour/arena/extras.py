@@ -17,6 +17,7 @@ Features = list[dict[str, float]]
 Extractor = Callable[[State, Sequence[int]], Features]
 
 GENERIC_QUESTION = "Which kinds of move go with winning?"
+MOVE_PREFIX = "move: "
 _EXTRACTORS: dict[str, tuple[str, Extractor]] = {}
 
 
@@ -37,7 +38,7 @@ def move_kinds(state: State, actors: Sequence[int]) -> Features:
     features: Features = [{} for _ in range(state.game.num_players)]
     actions = state.game.actions
     for seat, action_id in zip(actors, state.history, strict=True):
-        name = f"move: {actions[action_id].kind}"
+        name = MOVE_PREFIX + actions[action_id].kind
         features[seat][name] = features[seat].get(name, 0.0) + 1.0
     return features
 

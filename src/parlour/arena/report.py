@@ -13,7 +13,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.arena.extras import question
+from parlour.arena.extras import MOVE_PREFIX, question
 from parlour.arena.stats import Feature, Rate, Summary, mean, spread
 
 SECTIONS = ("summary", "seats", "agent-seats", "scores", "lengths", "extras")
@@ -176,11 +176,15 @@ def extras_section(labelled: Labelled) -> str:
     parts = []
     for label, summary in labelled:
         title = f"<h3>{html.escape(label)}</h3>" if _variant_column(labelled) else ""
-        parts.append(title + _features_table(summary.features[:25]))
+        # The game's own features answer its question; the kinds of move come after, in brief.
+        own = [feature for feature in summary.features if not feature.name.startswith(MOVE_PREFIX)]
+        moves = [feature for feature in summary.features if feature.name.startswith(MOVE_PREFIX)]
+        tables = (_features_table(own[:25]) + "<h4>Kinds of move</h4>") if own else ""
+        parts.append(title + tables + _features_table(moves[:12]))
     intro = (
         '<p class="note">For each feature of a seat\'s game: its mean among the winners and among the others,'
         " and the win rate of seats that had it against those that did not (95% Wilson intervals). Sorted by"
-        " Welch's t of the two means (|t| above 2: unlikely to be chance alone); the 25 strongest are shown and"
+        " Welch's t of the two means (|t| above 2: unlikely to be chance alone); the strongest are shown and"
         " features seen on fewer than 5 seats are left out. With unequal agents, read it for the stronger"
         " agent's habits as much as for the game's.</p>"
     )
