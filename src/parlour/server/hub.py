@@ -19,7 +19,7 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 
 from parlour.agents import AgentSpecError, make_agent
-from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
+from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.records import replay
 from parlour.engine.registry import game_class
@@ -60,8 +60,10 @@ class Hub:
         for record in stored:
             try:
                 table = self._rebuild(record)
-            except (RecordError, InvalidOption) as error:
-                log.error("table cannot be rebuilt", extra={"table": record.id, "error": str(error)})
+            except Exception as error:
+                # One table that cannot be rebuilt (a corrupt record, a game that fails to load)
+                # must not keep every other table offline; it answers `broken_table` instead.
+                log.error("table cannot be rebuilt", extra={"table": record.id, "error": repr(error)})
                 continue
             self.tables[table.id] = table
         self.writer.start()
@@ -116,7 +118,7 @@ class Hub:
             raise not_found(table_id)
         try:
             rebuilt = self._rebuild(record)
-        except (RecordError, InvalidOption) as error:
+        except Exception as error:
             raise ServerError(
                 "broken_table", f"table {table_id} cannot be rebuilt from its record: {error}", 409
             ) from None
