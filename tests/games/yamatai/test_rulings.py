@@ -647,3 +647,40 @@ def test_R47_round_limit_safeguard() -> None:
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
     assert state.round_no == 1 and state.end_reason == "rounds"
+
+
+def test_R41_an_empty_collect_or_build_waits_for_a_power_that_could_open_it() -> None:
+    state = bare()
+    put_tokens(state, I07="green")
+    turn(state, fleet=5, hand={"bamboo": 1})
+    play(state, "place bamboo boat at S007")  # S007 touches I01 only, which holds nothing
+    assert labels(state) == ["neither collect nor build", "use the fleet power"]
+    play(state, "use the fleet power", "move the boat on S007", "move it to S014")
+    assert labels(state) == ["collect the token on I07"]  # compulsory now (R9)
+
+
+def test_R41_a_blocked_chain_waits_for_a_power_that_could_free_a_spot() -> None:
+    state = bare()
+    put_boats(state, S001="clay", S014="clay")
+    turn(state, fleet=8, hand={"bamboo": 2})
+    play(state, "place bamboo boat at S007")  # both spots next to S007 are taken
+    assert labels(state) == ["stop placing boats", "use the fleet power"]
+    play(state, "use the fleet power", "remove the boat on S014")
+    assert "place bamboo boat at S014" in labels(state)
+
+
+def test_R41_an_empty_trade_waits_for_coins_from_the_power() -> None:
+    state = bare()
+    state.coins[0] = 1
+    turn(state, fleet=1, hand={}, phase=r.TRADE)
+    assert labels(state) == ["end trading", "use the fleet power"]
+    play(state, "use the fleet power")
+    assert labels(state) == ["buy a bamboo boat", "buy a wood boat", "end trading"]
+
+
+def test_R36_an_empty_step_is_skipped_when_the_power_could_not_open_it() -> None:
+    state = bare()
+    put_tokens(state, I07="green", I30="blue")
+    turn(state, fleet=2, hand={"bamboo": 1})  # a token swap never puts a token on an empty island
+    play(state, "place bamboo boat at S007")
+    assert state.phase == r.END and labels(state) == ["end the turn", "use the fleet power"]

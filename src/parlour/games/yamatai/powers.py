@@ -13,9 +13,11 @@ from parlour.engine import Event
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, N_TILES, Ids
 from parlour.games.yamatai.phases import (
+    CHOOSE,
     MOVE_FROM,
     MOVE_TO,
     NO_TOKEN,
+    PLACE,
     PREVIEW,
     PREVIEW_ORDER,
     REMOVE,
@@ -25,14 +27,29 @@ from parlour.games.yamatai.phases import (
     SWAP_BOAT_TO,
     SWAP_TOKEN_FROM,
     SWAP_TOKEN_TO,
+    TRADE,
 )
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.rules import YamataiState
 
 
+# The powers that can give a step with nothing to do something to do: coins or a boat back in the
+# reserve for a purchase, a free spot for the chain, a placed boat next to a token or a tile in the row.
+OPENS = {
+    TRADE: frozenset({"gain_coins", "remove_boat"}),
+    PLACE: frozenset({"move_boat", "swap_boats", "remove_boat"}),
+    CHOOSE: frozenset({"preview_buildings", "move_boat", "swap_boats"}),
+}
+
+
 def power_key(state: YamataiState) -> str:
     return state.game.power_keys[state.tile - 1]
+
+
+def could_open(state: YamataiState) -> bool:
+    """Whether this turn's power could make the current, empty step possible."""
+    return power_key(state) in OPENS.get(state.phase, frozenset())
 
 
 def usable(state: YamataiState) -> bool:

@@ -453,20 +453,22 @@ class YamataiState(State):
         if phase == PLACE:
             ids = self._place_ids()
             if not ids:
-                return None
+                return self._pause(Ids.STOP_PLACING) if not self.chain_closed and any(self.hand) else None
             ids.append(Ids.STOP_PLACING)
         elif phase == FLEET:
             track = self.fleet_track
             return [Ids.FLEET + track[p] - 1 for p in range(SLOTS) if track[p]]
         elif phase == TRADE:
-            ids = self._trade_ids() if self.trades_left > 0 else []
-            if not ids:
+            if self.trades_left <= 0:
                 return None
+            ids = self._trade_ids()
+            if not ids:
+                return self._pause(Ids.END_TRADE)
             ids.append(Ids.END_TRADE)
         elif phase == CHOOSE:
             ids, mandatory = self._choose_ids()
             if not ids:
-                return None
+                return self._pause(Ids.SKIP_IIIB) if self.placed else None
             if not mandatory:
                 ids.append(Ids.SKIP_IIIB)
         elif phase == COLLECT:
@@ -497,6 +499,17 @@ class YamataiState(State):
         if self.power_ready and powers.usable(self):
             ids.append(Ids.USE_POWER)
         return ids
+
+    def _pause(self, pass_id: int) -> list[int] | None:
+        """A step with nothing to do still waits when the fleet power could open it (R41).
+
+        The power may be used between any two steps, so a player may first use it to make the step
+        possible (move a boat next to a token, free a spot for the chain, bring a tile into the row,
+        find the coins for a purchase); otherwise the step is skipped (R36).
+        """
+        if self.power_ready and powers.could_open(self) and powers.usable(self):
+            return [pass_id, Ids.USE_POWER]
+        return None
 
     def _has(self, power: str) -> bool:
         return self.specs[self.seat] & self.game.spec_bit[power] != 0
