@@ -123,6 +123,18 @@ def test_render_draws_the_floor_with_a_legend() -> None:
     assert "the dance is over: yellow cannot introduce or move a halfling; a draw" in over.render(None)
 
 
+def test_view_and_drawing_show_how_close_the_repetition_guard_is() -> None:
+    state = position({"a3": "Y", "a4": "Pc", "f3": "P", "f4": "Yc"}, pig="c1")
+    assert state.view(0)["position_seen"] == 1
+    for label in ["jump a3 over a4 to a5", "jump f3 over f4 to f5", "jump a5 over a4 to a3", "jump f5 over f4 to f3"]:
+        state.apply(label)
+    assert state.view(None)["position_seen"] == 2
+    assert "this position has come up 2 times; the dance ends when it comes up 3 times (R25)" in state.render(0)
+    unguarded = position({"a3": "Y", "a4": "Pc"}, repetition_limit=0)
+    assert "position_seen" not in unguarded.view(0)
+    assert "position_seen" not in parlour.load_game("hatflings", scene="interactive").new_state().view(0)
+
+
 def test_determinize_keeps_the_view_and_redraws_the_barrel() -> None:
     state = position({"c3": "Y", "c4": "barrel", "e6": "P"})
     outcomes = set()

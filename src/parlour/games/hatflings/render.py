@@ -13,6 +13,7 @@ from parlour.games.hatflings.pieces import (
     EMPTY,
     KIND_NAMES,
     PHASE_NAMES,
+    PIG_SETUP,
     PUDDLE,
     SCENERY_NAMES,
     SOURCE_KINDS,
@@ -72,9 +73,12 @@ def view(state: HatflingsState) -> dict[str, Any]:
         "hats": state.hat_counts(),
         "in_rival_start_zone": state.rival_zone_counts(),
     }
-    if state.phase <= 1:
+    if state.phase <= PIG_SETUP:
         result["objects_to_place"] = state.scene_left
         result["objects_in_supply"] = {SCENERY_NAMES[c]: n for c, n in enumerate(state.objects_left) if c}
+    elif game.repetition_limit:
+        # The loop guard (R25) is part of what decides the game, so everyone sees how close it is.
+        result["position_seen"] = state.repeats
     if state.lander >= 0:
         result["lander"] = NAMES[state.lander]
     if state.end_reason:
@@ -119,5 +123,10 @@ def render(state: HatflingsState) -> str:
         lines.append(f"the dance is over: {state.end_reason}; {outcome}")
     else:
         lines.append(f"{PHASE_NAMES[state.phase]}: seat {state.mover} ({game.colours[state.mover]}) to decide")
+        if state.phase > PIG_SETUP and state.repeats > 1:
+            lines.append(
+                f"this position has come up {state.repeats} times; "
+                f"the dance ends when it comes up {game.repetition_limit} times (R25)"
+            )
     lines.append(LEGEND)
     return "\n".join(lines)

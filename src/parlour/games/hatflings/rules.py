@@ -70,6 +70,7 @@ class HatflingsState(State):
         "turns",
         "lander",
         "seen",
+        "repeats",
         "end_reason",
         "rng",
         "_legal",
@@ -98,6 +99,8 @@ class HatflingsState(State):
     """The square of the halfling whose landing is still being resolved (clumsy puddle, pig)."""
     seen: dict[bytes, int]
     """How often each position occurred at the start of a turn (R25)."""
+    repeats: int
+    """How often the position at the start of this turn has occurred, this time included (R25)."""
     end_reason: str
     rng: Rng
     _legal: list[Action] | None
@@ -118,6 +121,7 @@ class HatflingsState(State):
         state.turns = 0
         state.lander = -1
         state.seen = {}
+        state.repeats = 0
         state.end_reason = ""
         state.rng = Rng(seed)
         state._legal = state._legal_ids = None
@@ -502,7 +506,7 @@ class HatflingsState(State):
         if game.repetition_limit:
             key = self._position_key()
             count = self.seen.get(key, 0) + 1
-            self.seen[key] = count
+            self.seen[key] = self.repeats = count
             if count >= game.repetition_limit:
                 return self._finish(f"the same position occurred {count} times", events)
         if game.max_turns and self.turns >= game.max_turns:
@@ -587,6 +591,7 @@ class HatflingsState(State):
             self.mover,
         )
         twin.phase, twin.turns, twin.lander, twin.end_reason = self.phase, self.turns, self.lander, self.end_reason
+        twin.repeats = self.repeats
         # The cached legal lists are never mutated, so the twin may share them.
         twin._legal, twin._legal_ids = self._legal, self._legal_ids
         return twin
