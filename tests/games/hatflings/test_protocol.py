@@ -119,6 +119,9 @@ def test_render_draws_the_floor_with_a_legend() -> None:
     rows = {line.split()[0]: line for line in text.splitlines() if line[:1].isdigit()}
     assert "YnB" in rows["3"] and "Pf" in rows["4"] and "~p" in rows["5"] and "@" in rows["2"]
     assert "dance: seat 0 (yellow) to decide" in text and "T tree" in text
+    setting = parlour.load_game("hatflings", scene="interactive", num_objects=4).new_state()
+    setting.apply("tree at c3")
+    assert "objects still to place: 3; in supply: box 2, barrel 2, tree 1, column 2" in setting.render(1)
     over = position({"a1": "Y", "f6": "P"}, pig="d4", pool=0, special_pools=(0, 0))
     assert "the dance is over: yellow cannot introduce or move a halfling; a draw" in over.render(None)
 

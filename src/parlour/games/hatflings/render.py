@@ -123,6 +123,9 @@ def render(state: HatflingsState) -> str:
         lines.append(f"the dance is over: {state.end_reason}; {outcome}")
     else:
         lines.append(f"{PHASE_NAMES[state.phase]}: seat {state.mover} ({game.colours[state.mover]}) to decide")
+        if state.phase < PIG_SETUP:
+            supply = ", ".join(f"{SCENERY_NAMES[c]} {n}" for c, n in enumerate(state.objects_left) if c and n)
+            lines.append(f"objects still to place: {state.scene_left}; in supply: {supply}")
         if state.phase > PIG_SETUP and state.repeats > 1:
             lines.append(
                 f"this position has come up {state.repeats} times; "
