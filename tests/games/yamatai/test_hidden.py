@@ -109,3 +109,18 @@ def test_states_pickle_and_deepcopy_to_the_same_views() -> None:
         assert all(_dump(twin.view(s)) == _dump(state.view(s)) for s in (None, 0, 1, 2))
         assert [a.id for a in twin.legal_actions()] == [a.id for a in state.legal_actions()]
     assert len(pickle.dumps(state)) < 20_000
+
+
+def test_putting_tiles_back_names_them_to_the_previewer_only() -> None:
+    state = bare()
+    state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20")]
+    turn(state, seat=2, fleet=3, hand={}, phase=r.RECRUIT)
+    play(state, "use the fleet power")
+    events = state.apply("leave the building row as it is") + state.apply("put B05 back on top of the deck")
+    events += state.apply("put P02 back on top of the deck")  # B20 then goes back by itself
+    returns = [e for e in events if e.kind == "preview_return"]
+    private = [e.data["tile"] for e in returns if e.audience == (2,)]
+    assert private == ["B05", "P02", "B20"]
+    public = [e for e in returns if e.audience is None]
+    assert len(public) == 3 and not any(code in e.text for e in public for code in ("B05", "P02", "B20"))
+    assert not any(e.visible_to(0) and "B05" in e.text for e in events)

@@ -260,24 +260,20 @@ def _preview_swap(state: YamataiState, pair: int) -> list[Event]:
     state.row[state.row.index(row_tile)] = deck_tile
     state.preview[state.preview.index(deck_tile)] = row_tile
     state.phase = PREVIEW_ORDER
-    _auto_return(state)
     codes = [t.code for t in state.game.parts.buildings]
     text = f"{state._who()} puts {codes[deck_tile]} in the row instead of {codes[row_tile]}"
-    return [Event("preview_swap", text, {"seat": state.seat})]
+    return [Event("preview_swap", text, {"seat": state.seat}), *_auto_return(state)]
 
 
 def _preview_keep(state: YamataiState, _: int) -> list[Event]:
     state.phase = PREVIEW_ORDER
-    _auto_return(state)
-    return []
+    text = f"{state._who()} leaves the building row as it is"
+    return [Event("preview_keep", text, {"seat": state.seat}), *_auto_return(state)]
 
 
 def _preview_return(state: YamataiState, tile: int) -> list[Event]:
     state.preview.remove(tile)
-    state.deck.append(tile)  # each tile goes on top: the last one put back is the new top
-    state.known_top[state.seat] += 1
-    _auto_return(state)
-    return []
+    return [*_put_back(state, tile), *_auto_return(state)]
 
 
 _TARGETS = (
@@ -296,15 +292,31 @@ _TARGETS = (
 )
 
 
-def _auto_return(state: YamataiState) -> None:
+def _put_back(state: YamataiState, tile: int) -> list[Event]:
+    """One looked-at tile goes on top of the deck: its name for the previewer, only the fact for the rest."""
+    state.deck.append(tile)  # each tile goes on top: the last one put back is the new top
+    state.known_top[state.seat] += 1
+    seat = state.seat
+    code = state.game.parts.buildings[tile].code
+    return [
+        Event(
+            "preview_return",
+            f"{state._who()} puts {code} back on top of the deck",
+            {"seat": seat, "tile": code},
+            (seat,),
+        ),
+        Event("preview_return", f"{state._who()} puts a looked-at tile back on top of the deck", {"seat": seat}),
+    ]
+
+
+def _auto_return(state: YamataiState) -> list[Event]:
     """Put the last looked-at tile back by itself; the previewer knows the deck's top from then on (R43)."""
-    if len(state.preview) == 1:
-        state.deck.append(state.preview.pop())
-        state.known_top[state.seat] += 1
+    events = _put_back(state, state.preview.pop()) if len(state.preview) == 1 else []
     if not state.preview:
         state.pending = -1
         state.power_ready = False
         state.phase = state.resume
+    return events
 
 
 def _done(state: YamataiState, event: Event) -> list[Event]:
