@@ -83,6 +83,15 @@ def test_R4_fixed_scene_is_validated(scene: str, problem: str) -> None:
         parlour.load_game("hatflings", scene=scene)
 
 
+def test_R4_num_objects_belongs_to_an_interactive_scene() -> None:
+    with pytest.raises(InvalidOption, match="num_objects=5 only applies to scene='interactive'"):
+        parlour.load_game("hatflings", num_objects=5)
+    with pytest.raises(InvalidOption, match="num_objects=4 only applies to scene='interactive'"):
+        parlour.load_game("hatflings", scene="tree:c3,box:d4,barrel:b4,pig:e3", num_objects=4)
+    state = parlour.load_game("hatflings", num_objects=3).new_state()  # the default value is no contradiction
+    assert parlour.replay(state.record()).view(None) == state.view(None)
+
+
 def test_R4_num_objects_is_at_least_three() -> None:
     with pytest.raises(InvalidOption, match="num_objects must be between 3 and 8"):
         parlour.load_game("hatflings", scene="interactive", num_objects=2)

@@ -100,6 +100,11 @@ class Hatflings(Game):
         self.supply = dict(COMPONENTS.objects)
         self.puddles = COMPONENTS.puddles
         self.scene = self._fixed_scene(self.options["scene"].strip())
+        if self.scene is not None and self.options["num_objects"] != COMPONENTS.num_objects:
+            raise InvalidOption(
+                f"hatflings option num_objects={self.options['num_objects']} only applies to scene='interactive'; "
+                "a fixed scene lists its own objects"
+            )
         outside = len(SQUARES) - len(zones[0]) - len(zones[1])
         if self.scene is None and self.options["num_objects"] > outside:
             raise InvalidOption(
