@@ -19,8 +19,9 @@ def test_render_draws_islands_spots_boats_and_entries() -> None:
     state.island_building[island("I21")] = 1
     state.mountain = tuple(i == island("I05") for i in range(34))
     text = state.render(0)
-    assert "05 or^" in text and "20<T>" in text and "21[O]" in text
-    assert text.count(">") >= 5 and " c " in text
+    assert "I05 or^" in text and "I20<T>" in text and "I21[O]" in text
+    assert all(f">{n:02d}" in text for n in (7, 21, 37, 63, 78))  # the five free entry spots, named
+    assert "c50" in text and ".51" in text and ".50" not in text  # every spot shows the number moves use
     assert "fleet track:" in text and "building row:" in text and "specialists (deck: 13)" in text
     assert "seat 0 blue (you)" in text and "[??]" in text
 
@@ -30,7 +31,7 @@ def test_render_marks_this_turns_boats_and_shows_the_preview_only_to_its_owner()
     state.deck = [tile("B01"), tile("B05"), tile("B20")]
     turn(state, fleet=3, hand={"bamboo": 1})
     play(state, "place bamboo boat at S007", "use the fleet power")
-    assert "B" in state.render(0).splitlines()[2]
+    assert "B07" in state.render(0).splitlines()[2]
     assert "looking at: B20, B05, B01" in state.render(0)
     assert "looking at" not in state.render(1) and "looking at" not in state.render(None)
 

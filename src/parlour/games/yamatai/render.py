@@ -1,8 +1,9 @@
 """Terminal rendering of a Yamataï position: the archipelago as a map, then tracks and mats.
 
-The map draws every island where the board graph puts it, with its number, what lies on it and a
-`^` for a mountain; water spots sit on the island corners: `.` free, `>` a free entry spot, a
-letter for a boat (upper case when placed this turn). Only what `seat` may see is shown.
+The map draws every island where the board graph puts it, with its name (I01), what lies on it and a
+`^` for a mountain; water spots sit on the island corners, each with its number (the one the moves
+name: 07 is S007) after a mark: `.` free, `>` a free entry spot, a letter for a boat (upper case
+when placed this turn). Only what `seat` may see is shown.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ if TYPE_CHECKING:
 
 STEP = 0.866  # horizontal distance between neighbouring spots, in hex units
 LEGEND = (
-    "islands: NN + content + ^ mountain | content: 2-letter culture token, [B]/[O]/[P]/[G] a player's building,"
+    "islands: INN + content + ^ mountain | content: 2-letter culture token, [B]/[O]/[P]/[G] a player's building,"
     " <T> torii, <P> palace, <S> sacred ground\n"
-    "spots: . free, > free entry spot, b bamboo w wood s stone c clay g gold (CAPITAL = placed this turn)"
+    "spots: mark + number (07 = S007) | mark: . free, > free entry spot, b bamboo w wood s stone c clay g gold"
+    " (CAPITAL = placed this turn)"
 )
 
 
@@ -46,7 +48,7 @@ def board_map(state: YamataiState) -> list[str]:
     left = min(xs)
 
     def col(x: float) -> int:
-        return 4 + round((x - left) / STEP) * 4
+        return 5 + round((x - left) / STEP) * 4
 
     def line(y: float) -> int:
         return round(y * 2) + 2
@@ -62,9 +64,10 @@ def board_map(state: YamataiState) -> list[str]:
             mark = BOAT_LETTERS[boat].upper() if s in placed else BOAT_LETTERS[boat]
         else:
             mark = ">" if s in entries else "."
-        grid[line(y)][col(x)] = mark
+        start = col(x) - 1  # spots on one line lie 8 columns apart: room for a mark and two digits
+        grid[line(y)][start : start + 3] = list(f"{mark}{s + 1:02d}")
     for i, (x, y) in enumerate(board.island_xy):
-        label = f"{i + 1:02d}{_island_content(state, i)}{'^' if state.mountain[i] else ' '}"
+        label = f"I{i + 1:02d}{_island_content(state, i)}{'^' if state.mountain[i] else ' '}"
         start = col(x) - 3
         grid[line(y)][start : start + len(label)] = list(label)
     return ["".join(row).rstrip() for row in grid]
