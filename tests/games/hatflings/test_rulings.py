@@ -216,6 +216,20 @@ def test_R11_pig_and_puddles_count_as_scenery_for_collisions() -> None:
     assert (at(state, "a3"), at(state, "b3"), at(state, "c3"), state.pool) == ("Yg", "Y", "puddle:0", 4)
 
 
+def test_R11_an_unoccupied_barrel_or_box_stops_the_train_too() -> None:
+    for obstacle in ("barrel", "box"):
+        state = position({"a3": "Y", "b3": "P", "c3": obstacle}, pool=3, barrel_break_percent=0)
+        events = state.apply("greedy push at a3 east")
+        assert (at(state, "b3"), at(state, "c3"), state.pool) == ("Y", obstacle, 4)
+        assert "barrel hold" not in kinds(events)  # a pushed halfling never climbs on anything
+
+
+def test_R11_the_greedy_halfling_itself_is_a_lander_and_moves_the_pig() -> None:
+    state = position({"a3": "Y", "a4": "P"}, pig="b2")
+    state.apply("greedy push at a3 east")
+    assert at(state, "a4") == "Y" and state.phase == PIG_MOVE and state.current_player() == 0
+
+
 def test_R11_corner_entry_lets_the_captain_choose_the_direction() -> None:
     state = position({"a1": "Y", "b1": "P", "a2": "P"})
     assert {"greedy push at a1 east", "greedy push at a1 north"} <= labels(state)
