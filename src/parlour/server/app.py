@@ -30,6 +30,7 @@ from parlour.server.ws import Connection
 MAX_BODY = 64 * 1024
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
 STATUSES = (OPEN, RUNNING, FINISHED)
+FINISHED_LISTED = 50
 
 
 class Strict(BaseModel):
@@ -177,7 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = [table for table in hub.tables.values() if table.status in wanted]
         if FINISHED in wanted:
             known = {table.id for table in live}
-            for record in await hub.finished_tables(100):
+            for record in await hub.finished_tables(FINISHED_LISTED):
                 if record.id not in known:
                     live.append(await hub.table(record.id))
         live.sort(key=lambda table: table.created_at, reverse=True)

@@ -117,7 +117,8 @@ class Hub:
         if record is None:
             raise not_found(table_id)
         try:
-            rebuilt = self._rebuild(record)
+            # Replaying a long game takes a while: off the event loop, like every other long task.
+            rebuilt = await anyio.to_thread.run_sync(self._rebuild, record)
         except Exception as error:
             raise ServerError(
                 "broken_table", f"table {table_id} cannot be rebuilt from its record: {error}", 409
