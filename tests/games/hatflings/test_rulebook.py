@@ -229,6 +229,17 @@ def test_rulebook_teams_have_one_special_of_each_type() -> None:
     assert offered == sorted(["normal", *SIX])
 
 
+def test_rulebook_specials_follow_the_common_rules_for_entering_moving_and_hats() -> None:
+    state = position({"c3": "Y", "d4": "P"}, special_pools=(specials("stilts", "firebug"), 0))
+    with pytest.raises(IllegalAction, match="e6 does not surround any halfling wearing yellow"):
+        state.apply("place stilts at e6")
+    state = position({"c3": "Yk", "d4": "P", "f1": "P"})
+    assert "jump c3 over d4 to e5" in labels(state)  # a special jumps like anyone
+    state = position({"c3": "Y", "d4": "Ps"})
+    state.apply("place normal at c4")
+    assert at(state, "d4") == "Ys"  # and its hat changes like anyone's
+
+
 def test_rulebook_joker_wears_two_hats() -> None:
     state = position({"c3": "Y", "d4": "Pj", "f1": "P"}, pool=5)
     state.apply("place normal at c4")
