@@ -623,13 +623,24 @@ def test_R46_powers_never_create_obligations() -> None:
 
 
 def test_R47_a_player_out_of_buildings_plays_the_round_out() -> None:
-    state = bare()
-    state.pieces[0] = 0
-    state.end_a = True
-    put_tokens(state, I01="orange")
+    state = bare(players=2)
+    state.order = [0, 1, 0, 1]
+    state.pieces[0] = 1
+    put_boats(state, S022="wood")
+    state.row[0] = tile("B02")
     turn(state, hand={"bamboo": 1})
-    play(state, "place bamboo boat at S007", "collect the token on I01")
-    assert state.culture[0] == 1
+    play(state, "place bamboo boat at S007", "build B02 on I01")  # the last building: trigger A
+    assert state.end_a and state.pieces[0] == 0
+    fleet_turns = []
+    while not state.is_terminal():
+        if state.phase == r.FLEET:
+            fleet_turns.append(state.current_player())
+        if state.current_player() == 0 and state.phase == r.CHOOSE:
+            builds = [a for a in state.legal_actions() if a.kind == "build"]
+            assert all(not state.game.parts.buildings[tile(a.param("tile"))].standard for a in builds)
+        state.apply(state.legal_actions()[0])
+    assert fleet_turns == [1, 0, 1]  # seat 0's second turn of the round is still played
+    assert state.end_reason == "A" and state.round_no == 1
 
 
 def test_R47_tie_break_uses_the_round_actually_played() -> None:
