@@ -12,6 +12,7 @@ from parlour.games.hatairo.components import COLOURS, FLAGS, MOTIFS, TILES
 from parlour.games.hatairo.rules import (
     ACTION,
     BONUS_PICK,
+    CARDS,
     CELL,
     CLEAN,
     MOTIF_PICK,
@@ -542,6 +543,63 @@ def test_R35_pigment_cards_are_spent_before_flag_cards() -> None:
     action_phase(state)
     play(state, "complete Japan", "place at row 1 column 1")
     assert state.boards[0].palette_flags == [flag("Canada")] and state.boards[0].pigment_cards[0] == 0
+
+
+def test_P2_four_players_choose_which_kind_of_card_pays() -> None:
+    """With 4 players the Pigment Supply can run short (R21), so whether a pigment card goes back to it
+    or a palette flag card leaves the game is the player's choice (the rulebook lets her pay with either)."""
+    state = blank(4)
+    set_market(state, [["Japan"], [], [], []])
+    set_palette(state, 0, Red=1)
+    state.boards[0].add_palette_flag(flag("Canada"))  # a Red palette flag
+    supply = state.pigment_supply
+    action_phase(state)
+    play(state, "complete Japan", "place at row 1 column 1")
+    assert state.phase == CARDS and set(labels(state)) == {"spend pigment cards only", "spend 1 palette flag card"}
+    assert state.view(0)["spending"] == {"pigment": "Red", "n": 1}
+    state.apply("spend 1 palette flag card")
+    assert state.boards[0].gallery[0] == flag("Japan") and state.box_flags[-1] == flag("Canada")
+    assert state.boards[0].pigment_cards[0] == 1 and state.pigment_supply == supply
+
+
+def test_P2_a_pair_chooses_how_many_flag_cards_it_spends() -> None:
+    state = blank(4)
+    set_market(state, [["Somalia"], [], [], []])  # Cyan
+    set_palette(state, 0, Red=1)
+    state.boards[0].add_palette_flag(flag("Canada"))
+    state.boards[0].add_palette_flag(flag("Georgia"))
+    supply = state.pigment_supply
+    action_phase(state)
+    play(state, "complete Somalia", "place at row 1 column 1")  # two Red pay Cyan: the only unit
+    assert labels(state) == ["spend 1 palette flag card", "spend 2 palette flag cards"]
+    with pytest.raises(IllegalAction, match="1 to 2 can be palette flag cards"):
+        state.apply("spend pigment cards only")
+    state.apply("spend 1 palette flag card")
+    assert state.pigment_supply == supply + 1 and state.box_flags[-1] == flag("Canada")
+    assert state.boards[0].palette_flags == [flag("Georgia")]
+
+
+def test_P2_four_players_choose_which_kind_of_card_to_discard() -> None:
+    state = blank(4)
+    set_market(state, [["Japan"], [], [], []])
+    set_palette(state, 0, Red=10)
+    action_phase(state)
+    state.apply("gain Japan as Red pigment")  # one colour only, but two kinds of card
+    assert state.phase == CARDS and set(labels(state)) == {"spend pigment cards only", "spend 1 palette flag card"}
+    state.apply("spend 1 palette flag card")
+    assert state.boards[0].palette_flags == [] and state.boards[0].pigment_cards[0] == 10 and state.active == 1
+
+
+def test_P2_with_fewer_players_pigment_cards_go_first_without_asking() -> None:
+    """With 1-3 players the supply can never run short (at most 9 + 10 + 10 pigments are out when a
+    bonus is taken, 7 bonuses at most before the last), so the kind of card changes nothing."""
+    state = blank(3)
+    set_market(state, [["Japan"], [], [], []])
+    set_palette(state, 0, Red=1)
+    state.boards[0].add_palette_flag(flag("Canada"))
+    action_phase(state)
+    play(state, "complete Japan", "place at row 1 column 1")
+    assert state.phase != CARDS and state.boards[0].palette_flags == [flag("Canada")]
 
 
 # --- data rulings R36-R46 ------------------------------------------------------------------

@@ -73,14 +73,15 @@ class Board:
         self.palette[colour] += 1
         self.pigment_cards[colour] += 1
 
-    def spend(self, colour: int) -> int:
+    def spend(self, colour: int, flag_card: bool | None = None) -> int:
         """Remove one pigment of `colour`. Returns the flag id boxed (R18), or -1 for a pigment card.
 
-        Which physical card of a colour goes is not a choice in parlour: pigment cards go first (back
-        to the Pigment Supply, keeping it full for bonuses, R21), then the oldest palette flag card.
+        `flag_card` says which kind of card goes when the player chose (P2); by default pigment cards
+        go first (back to the Pigment Supply), then palette flag cards, the oldest first (which of
+        several flag cards of one colour leaves the game changes nothing).
         """
         self.palette[colour] -= 1
-        if self.pigment_cards[colour]:
+        if self.pigment_cards[colour] and not flag_card:
             self.pigment_cards[colour] -= 1
             return -1
         for index, flag_id in enumerate(self.palette_flags):

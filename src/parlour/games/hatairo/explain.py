@@ -9,6 +9,7 @@ from parlour.games.hatairo import payment
 from parlour.games.hatairo.components import COLOURS, FLAGS, PLAYER_COLOURS
 from parlour.games.hatairo.moves import (
     BONUS,
+    CARD_KIND,
     COMPLETE,
     DISCARD,
     DRAFT,
@@ -42,6 +43,7 @@ PHASE_KINDS = {
     "three-for-two spare": (SPARE,),
     "choose bonus pigments": (BONUS,),
     "clean phase": (DISCARD,),
+    "choose cards to spend": (CARD_KIND,),
 }
 
 
@@ -137,4 +139,8 @@ def why_illegal(state: HatairoState, action: Action) -> str:
         return f"no adjacent flag offers a {COLOURS[a]} bonus"
     if kind == DISCARD:
         return f"your Palette holds no {COLOURS[a]}"
+    if kind == CARD_KIND:
+        low, high = state._flag_card_range(board)
+        colour = COLOURS[state.spending[2]]
+        return f"of the {colour} pigments being spent, {low} to {high} can be palette flag cards"
     return f"{action.label!r} is not possible now"

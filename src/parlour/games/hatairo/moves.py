@@ -31,7 +31,8 @@ from parlour.games.hatairo.scoring import ROWS
     DISCARD,
     MOTIF,
     PASS,
-) = range(17)
+    CARD_KIND,
+) = range(18)
 
 KIND_NAMES = (
     "keep_palette",
@@ -51,6 +52,7 @@ KIND_NAMES = (
     "discard",
     "motif",
     "pass",
+    "cards",
 )
 
 
@@ -128,4 +130,9 @@ def build_table(columns: int) -> ActionTable:
         for space in range(columns + ROWS):
             add(MOTIF, f"motif {design} {space_name(space, columns)}", design_index, space, motif=design, space=space)
     add(PASS, "pass")
+    # P2 (4 players): how many of the pigments being spent are palette flag cards rather than pigment cards.
+    add(CARD_KIND, "spend pigment cards only", 0, flag_cards=0)
+    add(CARD_KIND, "spend 1 palette flag card", 1, flag_cards=1)
+    for count in (2, 3):
+        add(CARD_KIND, f"spend {count} palette flag cards", count, flag_cards=count)
     return ActionTable(tuple(actions), tuple(kinds), tuple(first), tuple(second), base)

@@ -61,7 +61,7 @@ def _board_view(state: HatairoState, owner: int, seat: int | None) -> dict[str, 
 
 
 def state_view(state: HatairoState, seat: int | None) -> dict[str, Any]:
-    from parlour.games.hatairo.rules import CELL, OVER, PHASE_NAMES, SPARE_SLOT
+    from parlour.games.hatairo.rules import CELL, DISCARDING, OVER, PHASE_NAMES, SPARE_SLOT
 
     game = state.game
     view: dict[str, Any] = {
@@ -88,6 +88,9 @@ def state_view(state: HatairoState, seat: int | None) -> dict[str, Any]:
             "unpaid": {COLOURS[c]: n for c, n in enumerate(state.remaining) if n},
             "spare_from": COLOURS[state.spare_from] if state.phase == SPARE_SLOT else None,
         }
+    if state.spending:
+        unit, _, colour = state.spending
+        view["spending"] = {"pigment": COLOURS[colour], "n": 1 if unit == DISCARDING else unit + 1}
     if state.bonuses:
         view["bonus_choice"] = {"bonuses": [COLOURS[c] for c in state.bonuses], "can_take": state.bonus_count}
     if state.phase == OVER:
@@ -162,7 +165,7 @@ def _board_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]
 
 
 def render_text(state: HatairoState, seat: int | None) -> str:
-    from parlour.games.hatairo.rules import OVER, PHASE_NAMES
+    from parlour.games.hatairo.rules import DISCARDING, OVER, PHASE_NAMES
 
     game = state.game
     mover = state.current_player()
@@ -186,6 +189,13 @@ def render_text(state: HatairoState, seat: int | None) -> str:
     if state.sketch >= 0:
         unpaid = ", ".join(f"{COLOURS[c]} {n}" for c, n in enumerate(state.remaining) if n) or "nothing"
         lines.append(f"Completing {FLAGS[state.sketch].name}: still to pay {unpaid}")
+    if state.spending:
+        unit, _, colour = state.spending
+        n = 1 if unit == DISCARDING else unit + 1
+        lines.append(
+            f"Spending {n} {COLOURS[colour]}: palette flag cards leave the game, pigment cards go back to the "
+            "Pigment Supply"
+        )
     if state.bonuses:
         lines.append(
             f"Bonus pigments on offer: {', '.join(COLOURS[c] for c in state.bonuses)} (take {state.bonus_count})"

@@ -16,6 +16,7 @@ from parlour.games.hatairo.board import NCOL, Board
 from parlour.games.hatairo.components import COLOURS, DESIGNS, FLAGS, MOTIFS, PLAYER_COLOURS, TILES, TOPOGRAPHIES
 from parlour.games.hatairo.moves import (
     BONUS,
+    CARD_KIND,
     COMPLETE,
     DISCARD,
     DRAFT,
@@ -61,7 +62,8 @@ VARIANTS = ("standard", "motif", "drafting", "motif+drafting")
     BONUS_PICK,
     CLEAN,
     OVER,
-) = range(12)
+    CARDS,
+) = range(13)
 PHASE_NAMES = (
     "set-up: keep cards",
     "set-up: topography",
@@ -75,7 +77,10 @@ PHASE_NAMES = (
     "choose bonus pigments",
     "clean phase",
     "game over",
+    "choose cards to spend",
 )
+# A pending spend waiting for the choice of cards (P2): a payment unit (SINGLE, PAIR, TRIPLE) or a discard.
+DISCARDING = 3
 # What follows a Motif phase: the active player's action, or the end of her turn (solo automaton).
 THEN_ACTION, THEN_END_TURN = 0, 1
 
@@ -174,6 +179,7 @@ class HatairoState(State):
         "cell",
         "remaining",
         "spare_from",
+        "spending",
         "bonuses",
         "bonus_count",
         "motif_queue",
@@ -203,6 +209,7 @@ class HatairoState(State):
     cell: int
     remaining: list[int]
     spare_from: int
+    spending: list[int]
     bonuses: list[int]
     bonus_count: int
     motif_queue: list[int]
@@ -235,6 +242,7 @@ class HatairoState(State):
         state.cell = -1
         state.remaining = [0] * NCOL
         state.spare_from = -1
+        state.spending = []
         state.bonuses = []
         state.bonus_count = 0
         state.motif_queue = []
@@ -316,6 +324,9 @@ class HatairoState(State):
             return [base[SPARE] + slot for slot in targets]
         if phase == BONUS_PICK:
             return [base[BONUS] + c for c in sorted(set(self.bonuses))]
+        if phase == CARDS:
+            low, high = self._flag_card_range(board)
+            return [base[CARD_KIND] + k for k in range(low, high + 1)]
         if phase == SETUP_KEEP:
             return [base[KEEP_PALETTE] + f for f in board.hand] + [base[KEEP_ATELIER] + f for f in board.hand]
         if phase == SETUP_TOPOGRAPHY:
@@ -438,6 +449,8 @@ class HatairoState(State):
             self._pick_motif(board, a, b, events)
         elif kind == BONUS:
             self._take_bonus(board, a, events)
+        elif kind == CARD_KIND:
+            self._spend_chosen(board, a, events)
         elif kind == PASS:
             events.append(self._event("pass", f"{self._who(seat)} passes: no action is possible"))
             self._end_turn(events)
@@ -577,10 +590,14 @@ class HatairoState(State):
         else:
             self.phase = CELL
 
-    def _pay(self, board: Board, unit: int, slot: int, colour: int, events: list[Event]) -> None:
+    def _pay(self, board: Board, unit: int, slot: int, colour: int, events: list[Event], flag_cards: int = -1) -> None:
         spent = unit + 1  # single 1, pair 2, three-for-two 3
-        for _ in range(spent):
-            self._spend(board, colour)
+        if flag_cards < 0 and self._asks_cards(board, colour):
+            self.spending = [unit, slot, colour]
+            self.phase = CARDS
+            return
+        for index in range(spent):
+            self._spend(board, colour, index < flag_cards)
         self.remaining[slot] -= 1
         words = ("one", "two", "three")[unit]
         events.append(
@@ -606,8 +623,35 @@ class HatairoState(State):
                 return
         self._advance_payment(board, events)
 
-    def _spend(self, board: Board, colour: int) -> None:
-        boxed = board.spend(colour)
+    def _asks_cards(self, board: Board, colour: int) -> bool:
+        """P2: which physical cards pay changes only the Pigment Supply (pigment cards go back to it,
+        palette flag cards leave the game), and that matters only if the supply can run short (R21),
+        which needs 4 players. Then, holding both kinds of the colour, she chooses."""
+        return (
+            self.game.num_players == 4
+            and board.pigment_cards[colour] > 0
+            and board.palette[colour] > board.pigment_cards[colour]
+        )
+
+    def _flag_card_range(self, board: Board) -> tuple[int, int]:
+        """How many of the pigments of the pending spend may be palette flag cards."""
+        unit, _, colour = self.spending
+        spent = 1 if unit == DISCARDING else unit + 1
+        cards = board.pigment_cards[colour]
+        flags = board.palette[colour] - cards
+        return max(0, spent - cards), min(spent, flags)
+
+    def _spend_chosen(self, board: Board, flag_cards: int, events: list[Event]) -> None:
+        unit, slot, colour = self.spending
+        self.spending = []
+        if unit == DISCARDING:
+            self._discard(board, colour, events, flag_cards == 1)
+            return
+        self.phase = PAY
+        self._pay(board, unit, slot, colour, events, flag_cards)
+
+    def _spend(self, board: Board, colour: int, flag_card: bool | None = None) -> None:
+        boxed = board.spend(colour, flag_card)
         if boxed < 0:
             self.pigment_supply += 1
         else:
@@ -623,6 +667,10 @@ class HatairoState(State):
                 self._legal = [actions[i] for i in self._payment_ids(options)]
                 return
             unit, slot, colour = options[0]
+            if self._asks_cards(board, colour):
+                self.spending = [unit, slot, colour]
+                self.phase = CARDS
+                return
             for _ in range(unit + 1):
                 self._spend(board, colour)
             self.remaining[slot] -= 1
@@ -684,14 +732,21 @@ class HatairoState(State):
             if len(colours) > 1:
                 self.phase = CLEAN
                 return
+            if self._asks_cards(board, colours[0]):
+                self._discard(board, colours[0], events)
+                return
             for _ in range(excess):
                 self._spend(board, colours[0])
             text = f"{self._who(self.to_move)} discards {excess} {COLOURS[colours[0]]}"
             events.append(self._event("discard", text, pigment=colours[0], n=excess))
         self._end_turn(events)
 
-    def _discard(self, board: Board, colour: int, events: list[Event]) -> None:
-        self._spend(board, colour)
+    def _discard(self, board: Board, colour: int, events: list[Event], flag_card: bool | None = None) -> None:
+        if flag_card is None and self._asks_cards(board, colour):
+            self.spending = [DISCARDING, -1, colour]
+            self.phase = CARDS
+            return
+        self._spend(board, colour, flag_card)
         events.append(self._event("discard", f"{self._who(self.to_move)} discards {COLOURS[colour]}", pigment=colour))
         self._clean_or_end(events)
 
@@ -860,6 +915,7 @@ class HatairoState(State):
         twin.cell = self.cell
         twin.remaining = self.remaining[:]
         twin.spare_from = self.spare_from
+        twin.spending = self.spending[:]
         twin.bonuses = self.bonuses[:]
         twin.bonus_count = self.bonus_count
         twin.motif_queue = self.motif_queue[:]

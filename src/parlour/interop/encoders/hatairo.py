@@ -72,6 +72,9 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     completing = view.get("completing") or {}
     features.one_hot(completing.get("flag"), FLAG_NAMES)
     features.counts(completing.get("unpaid") or {}, COLOURS, 5)
+    spending = view.get("spending") or {}
+    features.one_hot(spending.get("pigment"), COLOURS)
+    features.number(spending.get("n"), 3)
     bonus = view.get("bonus_choice") or {}
     features.counts(bonus.get("bonuses") or [], COLOURS)
     features.number(bonus.get("can_take"), 4)

@@ -147,6 +147,7 @@ export default {
       const unpaid = Object.entries(view.completing.unpaid).map(([c, n]) => `${c}×${n}`).join(", ");
       notes.push(`Completing ${view.completing.flag}${unpaid ? ` — still to pay: ${unpaid}` : ""}`);
     }
+    if (view.spending) notes.push(`Spending ${view.spending.n} ${view.spending.pigment}: palette flag cards leave the game, pigment cards return to the supply`);
     if (view.bonus_choice) notes.push(`Bonus pigments: ${view.bonus_choice.bonuses.join(", ")} (take ${view.bonus_choice.can_take})`);
     const mats = view.players.map((player) => h("div", { class: "mat" },
       h("h3", { style: `color:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${player.flags_completed} flags`),
