@@ -169,7 +169,7 @@ def strength_table(rows: list[dict[str, Any]]) -> str:
         total = sum(row["score"] for row in group)
         low, high = wilson(total, n)
         mean = total / n
-        target, met = _target(players, opponent, mean)
+        target, met = _target(players, opponent, low, high)
         lines.append(
             f"| {game} | {players} | {opponent} | {n} | {mean:.0%} | {low:.0%}–{high:.0%} | "
             f"{(high - low) / 2:.0%} | {target} | {met} |"
@@ -180,14 +180,21 @@ def strength_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _target(players: int, opponent: str, mean: float) -> tuple[str, str]:
+def _target(players: int, opponent: str, low: float, high: float) -> tuple[str, str]:
+    """The issue's target for a row, and whether the interval shows it met, missed or cannot tell."""
     if players == 2:
         goal = 0.95 if opponent == "random" else 0.70
-        return f"≥ {goal:.0%}", "yes" if mean >= goal else "no"
-    if opponent == "greedy":
+        label = f"≥ {goal:.0%}"
+    elif opponent == "greedy":
         goal = 1.5 / players
-        return f"≥ {goal:.0%} (1.5 × 1/{players})", "yes" if mean >= goal else "no"
-    return f"(fair share {1 / players:.0%})", "—"
+        label = f"≥ {goal:.0%} (1.5 × 1/{players})"
+    else:
+        return f"(fair share {1 / players:.0%})", "—"
+    if low >= goal:
+        return label, "yes"
+    if high < goal:
+        return label, "no"
+    return label, "open (interval spans it)"
 
 
 def measure_speed(args: argparse.Namespace) -> list[dict[str, Any]]:
