@@ -437,6 +437,18 @@ def test_render_shows_market_gallery_motifs_topography_palette_atelier() -> None
         assert piece in text, piece
 
 
+def test_render_tells_what_motifs_and_topography_tiles_are_worth() -> None:
+    state = example_state()
+    state.motif_supply = [motif("Sun"), motif("Pigment"), motif("Red as any"), motif("3-for-2")]
+    text = state.render(0)
+    supply = next(line for line in text.splitlines() if line.startswith("Motif supply:"))
+    assert "Sun (5 VP per flag)" in supply and "Pigment (1 VP per pigment left)" in supply
+    assert "Red as any" in supply and "3-for-2 (three of a colour pay two of any)" in supply
+    tiles = next(line for line in text.splitlines() if line.strip().startswith("topography:"))
+    expected = ["Coastal", "0/1/3/6", "Landlocked", "0/3/6/10", "Coastal", "0/1/3/6", "Island", "0/2/5/8"]
+    assert tiles.split()[1:] == expected
+
+
 def test_render_hides_the_others_set_up_choices() -> None:
     state = new(2)
     state.apply(state.legal_actions()[0])

@@ -112,6 +112,24 @@ def flag_line(flag_id: int) -> str:
     )
 
 
+def motif_text(motif_id: int) -> str:
+    """A motif with what it is worth: the VP per matching flag of a type-I motif, or its conversion."""
+    motif = MOTIFS[motif_id]
+    if motif.kind == "pigment":
+        return f"Pigment ({motif.vp_per_match} VP per pigment left)"
+    if motif.type == "I":
+        return f"{motif.design} ({motif.vp_per_match} VP per flag)"
+    if motif.kind == "three_for_two":
+        return "3-for-2 (three of a colour pay two of any)"
+    return f"{motif.design} (type II)"
+
+
+def tile_text(tile_id: int) -> str:
+    """A topography tile with its VP for 0/1/2/3 matching flags in its column."""
+    tile = TILES[tile_id]
+    return f"{tile.topography} {'/'.join(str(v) for v in tile.vp)}"
+
+
 def _cell(text: str, width: int = CELL_WIDTH) -> str:
     return text[: width - 1].ljust(width)
 
@@ -134,7 +152,7 @@ def _gallery_lines(state: HatairoState, owner: int, seat: int | None) -> list[st
             cells.append(_cell(f"{FLAGS[flag].name} {FLAGS[flag].vp}" if flag >= 0 else "·"))
         lines.append(left + "".join(cells))
     if visible:
-        tiles = "".join(_cell(TILES[t].topography if t >= 0 else "-") for t in board.tiles)
+        tiles = "".join(_cell(tile_text(t) if t >= 0 else "-") for t in board.tiles)
         lines.append(_cell("  topography:", LEFT_WIDTH) + tiles)
     return lines
 
@@ -180,7 +198,7 @@ def render_text(state: HatairoState, seat: int | None) -> str:
             f"  row {index + 1}: " + (f"{names} · " if names else "") + (f"[{flag_line(row[-1])}]" if row else "empty")
         )
     piles = " / ".join(str(len(p)) for p in state.piles)
-    supply = ", ".join(MOTIFS[m].design for m in state.motif_supply) or "empty"
+    supply = ", ".join(motif_text(m) for m in state.motif_supply) or "empty"
     lines.append(f"Motif supply: {supply}   (motif pile{'s' if len(state.piles) > 1 else ''}: {piles})")
     lines.append(
         f"Flag supply: {len(state.flag_supply)} cards · Pigment supply: {state.pigment_supply} · "
