@@ -61,3 +61,8 @@ def test_bad_input_is_refused_with_a_clear_message(kwargs: dict, message: str) -
 def test_bad_option_words_are_refused() -> None:
     with pytest.raises(ArenaError, match="not name=value"):
         parse_options(["stones"])
+
+
+def test_an_agent_spec_keeps_all_its_parameters() -> None:
+    tournament = plan("nim", "mcts:iterations=20,c=0.7,random", 2)
+    assert tournament.agents == ("mcts:iterations=20,c=0.7", "random")
