@@ -133,6 +133,8 @@ def test_view_and_drawing_show_how_close_the_repetition_guard_is() -> None:
         state.apply(label)
     assert state.view(None)["position_seen"] == 2
     assert "this position has come up 2 times; the dance ends when it comes up 3 times (R25)" in state.render(0)
+    over = position({"a1": "Y", "f6": "P"}, pig="d4", pool=0, special_pools=(0, 0))
+    assert over.is_terminal() and "position_seen" not in over.view(0)  # the dance ended before counting
     unguarded = position({"a3": "Y", "a4": "Pc"}, repetition_limit=0)
     assert "position_seen" not in unguarded.view(0)
     assert "position_seen" not in parlour.load_game("hatflings", scene="interactive").new_state().view(0)

@@ -12,6 +12,7 @@ from parlour.games.hatflings.board import FILES, HEIGHT, NAMES, WIDTH
 from parlour.games.hatflings.pieces import (
     EMPTY,
     KIND_NAMES,
+    OVER,
     PHASE_NAMES,
     PIG_SETUP,
     PUDDLE,
@@ -76,7 +77,7 @@ def view(state: HatflingsState) -> dict[str, Any]:
     if state.phase <= PIG_SETUP:
         result["objects_to_place"] = state.scene_left
         result["objects_in_supply"] = {SCENERY_NAMES[c]: n for c, n in enumerate(state.objects_left) if c}
-    elif game.repetition_limit:
+    elif game.repetition_limit and state.phase != OVER:
         # The loop guard (R25) is part of what decides the game, so everyone sees how close it is.
         result["position_seen"] = state.repeats
     if state.lander >= 0:
