@@ -36,6 +36,17 @@ def test_setup_refusals(label: str, message: str) -> None:
     assert pickle.dumps(state) == before
 
 
+def test_topography_refusals_say_which_column_is_next_or_that_the_tile_is_used() -> None:
+    state = new(2, seed=9)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    state.apply("topography Island under column 1")
+    with pytest.raises(IllegalAction, match="column by column: the next one goes under column 2"):
+        state.apply("topography Coastal under column 3")
+    with pytest.raises(IllegalAction, match="no Island tile left"):
+        state.apply("topography Island under column 2")
+
+
 def test_turn_refusals_name_the_rule() -> None:
     state = blank(2)
     set_market(state, [["France", "Japan"], [], [], []])

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from parlour.engine.actions import Action
 from parlour.games.hatairo import payment
-from parlour.games.hatairo.components import COLOURS, FLAGS, PLAYER_COLOURS
+from parlour.games.hatairo.components import COLOURS, FLAGS, PLAYER_COLOURS, TOPOGRAPHIES
 from parlour.games.hatairo.moves import (
     BONUS,
     CARD_KIND,
@@ -122,7 +122,10 @@ def why_illegal(state: HatairoState, action: Action) -> str:
     if kind in (KEEP_PALETTE, KEEP_ATELIER, DRAFT):
         return f"{FLAGS[a].name} is not among your cards to choose from"
     if kind == TOPOGRAPHY:
-        return f"choose a tile you still have for column {board.tiles.index(-1) + 1}"
+        column = board.tiles.index(-1)
+        if b != column:
+            return f"tiles are laid column by column: the next one goes under column {column + 1}"
+        return f"you have no {TOPOGRAPHIES[a]} tile left to lay"
     if kind in (START_MOTIF, RESERVE, GAIN, COMPLETE, PASS):
         return _turn_reason(state, kind, a)
     if kind == MOTIF:
