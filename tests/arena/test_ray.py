@@ -22,6 +22,7 @@ def local_ray() -> Iterator[None]:
     python_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     ray.init(
         address="local",  # a Ray of its own, even if another one runs on this machine
+        _node_ip_address="127.0.0.1",  # and on loopback only
         num_cpus=2,
         include_dashboard=False,
         log_to_driver=False,

@@ -59,8 +59,10 @@ def connect_ray(address: str | None) -> bool:
     ray = import_ray()
     if ray.is_initialized():
         return False
+    # A Ray started here listens on loopback only: this machine's own cluster needs no network.
+    local = {"_node_ip_address": "127.0.0.1"} if address in (None, "local") else {}
     try:
-        ray.init(address=address or "local", log_to_driver=False, include_dashboard=False)
+        ray.init(address=address or "local", log_to_driver=False, include_dashboard=False, **local)
     except (ConnectionError, RuntimeError, ValueError) as error:
         raise ArenaError(f"cannot reach the Ray cluster at {address or 'auto'}: {error}") from None
     return True
