@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS ?= dev,arena,server,interop,ray
 
-.PHONY: install system play test lint typecheck unit clean
+.PHONY: install system serve play test lint typecheck unit clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,11 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 
+# The main job: the game server with the browser client, at http://127.0.0.1:8000/
+serve: install
+	$(BIN)/parlour serve
+
+# A game of Hatflings! in the terminal against a bot.
 play: install
 	$(BIN)/parlour play hatflings --seats human,random
 
