@@ -124,3 +124,20 @@ def test_putting_tiles_back_names_them_to_the_previewer_only() -> None:
     public = [e for e in returns if e.audience is None]
     assert len(public) == 3 and not any(code in e.text for e in public for code in ("B05", "P02", "B20"))
     assert not any(e.visible_to(0) and "B05" in e.text for e in events)
+
+
+def test_determinize_keeps_the_exchanged_row_tile_among_the_looked_at_tiles() -> None:
+    state = bare()
+    state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20", "B21", "B07", "B08", "B09")]
+    state.row = [tile("B02"), tile("B03"), tile("B04"), tile("B06"), tile("B10")]
+    turn(state, seat=1, fleet=3, hand={}, phase=r.RECRUIT)
+    play(state, "use the fleet power", "put B08 in the row instead of B03")  # everyone saw B03 leave the row
+    for returned in (0, 1):
+        for k in range(12):
+            twin = state.determinize(0, Rng(k))
+            looked_at = twin.preview + twin.deck[len(twin.deck) - returned :]
+            assert tile("B03") in looked_at and len(twin.preview) == len(state.preview)
+            assert sorted(twin.deck + twin.preview) == sorted(state.deck + state.preview)
+            assert _dump(twin.view(0)) == _dump(state.view(0))
+        if not returned:
+            play(state, "put B03 back on top of the deck")

@@ -990,16 +990,13 @@ class YamataiState(State):
         twin.rng = Rng(rng.next64())
         rng.shuffle(twin.spec_deck)
         known = twin.known_top[seat]
-        cut = len(twin.deck) - known
-        unknown = twin.deck[:cut]
-        hidden_preview = bool(twin.preview) and twin.seat != seat
-        if hidden_preview:
-            unknown += twin.preview
-        rng.shuffle(unknown)
-        if hidden_preview:
-            size = len(twin.preview)
-            twin.preview, unknown = unknown[:size], unknown[size:]
-        twin.deck = unknown + twin.deck[cut:]
+        if twin.preview and twin.seat != seat:
+            self._redraw_preview(twin, rng)
+        else:
+            cut = len(twin.deck) - known
+            unknown = twin.deck[:cut]
+            rng.shuffle(unknown)
+            twin.deck = unknown + twin.deck[cut:]
         twin.known_top = [known if s == seat else min(k, known) for s, k in enumerate(twin.known_top)]
         for batch in sorted({b for p, b in enumerate(twin.fleet_batch) if p >= SLOTS and twin.fleet_track[p]}):
             where = [p for p in range(SLOTS, len(twin.fleet_track)) if twin.fleet_batch[p] == batch]
@@ -1009,6 +1006,29 @@ class YamataiState(State):
                 twin.fleet_track[p] = t
         twin._legal = None
         return twin
+
+    def _redraw_preview(self, twin: YamataiState, rng: Rng) -> None:
+        """Someone else is previewing: re-draw the deck and the tiles in their hand (R43).
+
+        Nobody else knows these tiles, except the row tile exchanged for one of them in front of
+        everyone: it stays among the looked-at tiles, in the previewer's hand or among those already
+        put back on top of the deck.
+        """
+        public = -1
+        for a in reversed(self.history):
+            if a == Ids.USE_POWER:
+                break
+            if Ids.PREVIEW_SWAP <= a < Ids.PREVIEW_KEEP:
+                public = (a - Ids.PREVIEW_SWAP) % N_TILES
+        size = len(twin.preview)
+        tiles = twin.deck + twin.preview
+        if public >= 0:
+            tiles.remove(public)
+        rng.shuffle(tiles)
+        if public >= 0:
+            looked_at = twin.pending  # the tiles looked at: still in hand or put back on top
+            tiles.insert(len(tiles) + 1 - looked_at + rng.randrange(looked_at), public)
+        twin.deck, twin.preview = tiles[: len(tiles) - size], tiles[len(tiles) - size :]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from parlour.games.yamatai.view import observe
