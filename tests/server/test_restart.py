@@ -188,3 +188,10 @@ def test_the_sqlite_file_is_created_on_first_start(tmp_path: Path) -> None:
         assert path.is_file() and path.stat().st_size > 0
     finally:
         server.stop()
+
+
+def test_serve_refuses_a_database_it_cannot_open(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "parlour.cli", "serve", "--port", "0", "--db", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert f"error: cannot open the database sqlite:///{tmp_path}: unable to open database file" in done.stderr

@@ -14,7 +14,9 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level
     import uvicorn
 
     from parlour.server import logs
+    from parlour.server.store import check_database
 
+    check_database(settings.url)
     logs.configure(log_level)
     uvicorn.run(
         create_app(settings),

@@ -14,9 +14,11 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select, text, update
+from sqlalchemy import Engine, create_engine, event, make_url, select, text, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from parlour.engine.errors import ParlourError
 from parlour.server.models import ActionRow, SeatRow, TableRow, now
 
 
@@ -47,6 +49,23 @@ class NewAction:
     action_id: int
     seat: int
     finishes: bool
+
+
+class DatabaseUnavailable(ParlourError):
+    """The database named by `--db` cannot be opened."""
+
+
+def check_database(url: str) -> None:
+    """Connect once before serving, so that a wrong `--db` is one clear error, not a traceback."""
+    store = Store(url)
+    try:
+        store.ping()
+    except (SQLAlchemyError, OSError) as error:
+        shown = make_url(url).render_as_string(hide_password=True)
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        raise DatabaseUnavailable(f"cannot open the database {shown}: {reason}") from None
+    finally:
+        store.close()
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
