@@ -8,7 +8,20 @@ from parlour.engine import IllegalAction
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai import rules as r
 
-from .positions import bare, colour, island, labels, play, put_boats, put_tokens, seat_first, spot, tile, turn
+from .positions import (
+    bare,
+    colour,
+    island,
+    labels,
+    play,
+    put_boats,
+    put_tokens,
+    seat_first,
+    specialist,
+    spot,
+    tile,
+    turn,
+)
 
 # --- fleet powers -------------------------------------------------------------------------------
 
@@ -297,3 +310,18 @@ def test_specialist_pilot_never_offers_an_occupied_spot() -> None:
     spots = {a.param("spot") for a in state.legal_actions() if a.kind == "place"}
     assert "S041" not in spots and "S059" not in spots and "S050" not in spots
     assert {"S032", "S033", "S058", "S051", "S067"} <= spots
+
+
+def test_specialist_recruited_works_on_the_same_players_second_turn_of_a_two_player_round() -> None:
+    state = bare(players=2)
+    state.order = [0, 1, 0, 1]
+    slot = 1
+    state.spec_track[slot] = specialist("Merchant")
+    state.culture[0:6] = [2, 0, 0, 0, 0, 0]
+    turn(state, fleet=1, hand={}, phase=r.RECRUIT)
+    play(state, "recruit the Merchant", "pay two orange tokens", "end the turn")  # the coins power is lost
+    while state.turn < 2:
+        state.apply(state.legal_actions()[0])
+    assert state.current_player() == 0 and state.phase == r.FLEET and not state.power_ready
+    play(state, f"take fleet tile {next(t for t in state.fleet_track[:5] if t)}")
+    assert state.trades_left == 2  # the Merchant recruited one turn earlier already counts (R46)
