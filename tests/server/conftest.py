@@ -162,7 +162,7 @@ def serve(db: str) -> Iterator[Callable[..., LiveServer]]:
     started: list[LiveServer] = []
 
     def start(**overrides: Any) -> LiveServer:
-        settings = Settings(db=db, bot_delay=0.0, web_dir=None, **overrides)
+        settings = Settings(**{"db": db, "bot_delay": 0.0, "web_dir": None, **overrides})
         server = LiveServer(settings)
         started.append(server)
         return server

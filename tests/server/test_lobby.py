@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from pathlib import Path
 
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
@@ -155,3 +157,18 @@ def test_record_is_published_only_when_the_game_is_over(server: LiveServer) -> N
     table = server.create("nim", ["human", "random"], seed=9)
     response = server.http.get(f"/api/tables/{table['id']}/record")
     assert response.status_code == 409 and response.json()["error"]["code"] == "not_finished"
+
+
+def test_the_web_client_is_served_at_the_root(serve: Callable[..., LiveServer], tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<title>parlour</title>", encoding="utf-8")
+    server = serve(web_dir=web)
+    page = server.http.get("/", params={"table": "abc"})
+    assert page.status_code == 200 and page.text == "<title>parlour</title>"
+    assert server.http.get("/health").json()["status"] == "ok"
+    assert server.http.get("/api/games").status_code == 200
+
+
+def test_without_a_web_client_the_root_points_to_the_api(server: LiveServer) -> None:
+    assert server.http.get("/").json() == {"name": "parlour", "api": "/docs", "openapi": "/openapi.json"}
