@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+
+import pytest
 
 from parlour.agents import Agent, register_agent
+from parlour.agents import base as agents_base
 from parlour.engine.actions import Action
 from parlour.engine.game import State
 
@@ -22,27 +26,31 @@ class GatedAgent(Agent):
         return state.legal_actions()[0]
 
 
-register_agent("gated", "waits for the test, then plays the first legal move")(lambda params, seed: GatedAgent())
-
-
-def test_a_thinking_bot_blocks_no_other_table(server: LiveServer) -> None:
+@pytest.fixture
+def gated() -> Iterator[None]:
+    """The `gated` agent kind, registered for one test only (other tests list every kind)."""
+    register_agent("gated", "waits for the test, then plays the first legal move")(lambda params, seed: GatedAgent())
     GATE.clear()
-    try:
-        slow = server.create("nim", ["human", "gated"], options={"stones": 20}, seed=1)
-        slow_player = server.connect(slow["id"], server.join(slow["id"], "Ann")["token"])
-        slow_player.send(type="act", action="take 1", version=0)
-        assert slow_player.until(lambda m: m["type"] == "update")["to_move"] == 1
-        # The gated bot is now thinking in a worker thread; everything else goes on.
-        fast = server.create("nim", ["human", "random"], seed=2)
-        fast_player = server.connect(fast["id"], server.join(fast["id"], "Bo")["token"])
-        assert play_to_end(fast_player, seed=1)["status"] == "finished"
-        assert server.http.get("/health").json()["status"] == "ok"
-        assert server.table(slow["id"])["version"] == 1
-        GATE.set()
-        moved = slow_player.until(lambda m: m["type"] == "update")
-        assert moved["version"] == 2 and moved["actor"] == 1 and moved["legal"]
-    finally:
-        GATE.set()
+    yield
+    GATE.set()
+    agents_base._KINDS.pop("gated", None)
+
+
+@pytest.mark.usefixtures("gated")
+def test_a_thinking_bot_blocks_no_other_table(server: LiveServer) -> None:
+    slow = server.create("nim", ["human", "gated"], options={"stones": 20}, seed=1)
+    slow_player = server.connect(slow["id"], server.join(slow["id"], "Ann")["token"])
+    slow_player.send(type="act", action="take 1", version=0)
+    assert slow_player.until(lambda m: m["type"] == "update")["to_move"] == 1
+    # The gated bot is now thinking in a worker thread; everything else goes on.
+    fast = server.create("nim", ["human", "random"], seed=2)
+    fast_player = server.connect(fast["id"], server.join(fast["id"], "Bo")["token"])
+    assert play_to_end(fast_player, seed=1)["status"] == "finished"
+    assert server.http.get("/health").json()["status"] == "ok"
+    assert server.table(slow["id"])["version"] == 1
+    GATE.set()
+    moved = slow_player.until(lambda m: m["type"] == "update")
+    assert moved["version"] == 2 and moved["actor"] == 1 and moved["legal"]
 
 
 def test_bots_at_a_table_take_their_turns_in_order(server: LiveServer) -> None:
