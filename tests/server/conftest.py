@@ -20,15 +20,35 @@ import uvicorn
 from sqlalchemy import create_engine, text
 from websockets.sync.client import ClientConnection, connect
 
-from parlour.engine.registry import register
+from parlour.engine import registry
+from parlour.engine.game import Game
+from parlour.engine.registry import game_classes, register
 from parlour.server import Settings, create_app
 from parlour.server.settings import database_url
 
 from ..engine.nim import Nim
 from .peek import Peek
 
-register(Nim)
-register(Peek)
+# Two small games of the tests' own, registered only while a server test runs, so that tests
+# elsewhere that list every game never see them.
+TEST_GAMES: dict[str, type[Game]] = {"nim": Nim, "peek": Peek}
+
+
+def all_games() -> list[str]:
+    """The real games and the test games, by name (for parametrizing)."""
+    return sorted(set(game_classes()) | set(TEST_GAMES))
+
+
+@pytest.fixture(autouse=True)
+def test_games() -> Iterator[None]:
+    added = [game for name, game in TEST_GAMES.items() if name not in game_classes()]
+    for game in added:
+        register(game)
+    yield
+    for game in added:
+        registry._GAMES.pop(game.name, None)
+
+
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
 POSTGRES_URL = os.environ.get("PARLOUR_TEST_POSTGRES_URL", "")

@@ -10,9 +10,9 @@ import pytest
 from parlour.engine.records import verify
 from parlour.engine.registry import game_classes
 
-from .conftest import LiveServer, Player, play_to_end, wait_until
+from .conftest import LiveServer, Player, all_games, play_to_end, wait_until
 
-GAMES = sorted(game_classes())
+GAMES = all_games()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -18,9 +18,9 @@ from parlour.engine.actions import Event
 from parlour.engine.game import State
 from parlour.engine.registry import game_classes, load_game
 
-from .conftest import LiveServer, Player, play_to_end, wait_until
+from .conftest import LiveServer, Player, all_games, play_to_end, wait_until
 
-GAMES = sorted(game_classes())
+GAMES = all_games()
 
 
 def steps(record: dict[str, Any]) -> tuple[list[State], list[list[Event]]]:
