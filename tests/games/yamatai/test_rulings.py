@@ -695,3 +695,14 @@ def test_R36_an_empty_step_is_skipped_when_the_power_could_not_open_it() -> None
     turn(state, fleet=2, hand={"bamboo": 1})  # a token swap never puts a token on an empty island
     play(state, "place bamboo boat at S007")
     assert state.phase == r.END and labels(state) == ["end the turn", "use the fleet power"]
+
+
+def test_R45_a_colour_bought_this_turn_cannot_be_sold_this_turn() -> None:
+    # Boats of one colour cannot be told apart: selling the fleet's bamboo after buying one is the
+    # buy-and-resell that R45(b) forbids (with the Haggler it would make a coin out of nothing).
+    state = turn(bare(), hand={"bamboo": 1, "wood": 1}, phase=r.TRADE, specialists=("Merchant", "Haggler"))
+    play(state, "buy a bamboo boat")
+    assert "sell a bamboo boat" not in labels(state) and "sell a wood boat" in labels(state)
+    with pytest.raises(IllegalAction, match="bought this turn cannot be sold"):
+        state.apply("sell a bamboo boat")
+    assert state.coins[0] == 9 and state.hand[colour("bamboo")] == 2

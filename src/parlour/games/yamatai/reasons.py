@@ -73,8 +73,9 @@ def _specific(state: YamataiState, a: int) -> str:
         if state.trades_left <= 0:
             return "you have made all the transactions allowed this turn"
         if selling:
-            if state.hand[c] and state.hand[c] <= state.bought[c]:
-                return "a boat bought this turn cannot be sold again this turn (R45)"
+            if state.bought[c]:
+                colour = RESOURCES[c]
+                return f"a {colour} boat bought this turn cannot be sold again this turn, nor another {colour} (R45)"
             return f"you hold no {RESOURCES[c]} boat this turn"
         if not state.reserve[c]:
             return f"the reserve has no {RESOURCES[c]} boat left"

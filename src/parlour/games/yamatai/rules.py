@@ -582,7 +582,8 @@ class YamataiState(State):
         buy, sell = self.price_table
         reserve, hand, bought = self.reserve, self.hand, self.bought
         ids = [Ids.BUY + c for c in range(5) if buy[c] and reserve[c] and coins >= buy[c]]
-        ids.extend(Ids.SELL + c for c in range(5) if sell[c] and hand[c] > bought[c])
+        # a bought boat cannot be told from another of its colour: no resale of that colour (R45b)
+        ids.extend(Ids.SELL + c for c in range(5) if sell[c] and hand[c] and not bought[c])
         return ids
 
     def _trade(self, a: int) -> list[Event]:
