@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 
 from parlour.engine import IllegalAction
 from parlour.games.hatairo.components import COLOURS
-from parlour.games.hatairo.payment import PAIR, SINGLE, TRIPLE, can_pay, next_slot, spare_options, unit_options
+from parlour.games.hatairo.payment import (
+    LOST,
+    PAIR,
+    SINGLE,
+    TRIPLE,
+    can_pay,
+    next_slot,
+    spare_options,
+    unit_options,
+)
 
 from .positions import (
     action_phase,
@@ -60,7 +69,9 @@ def all_outcomes(required: Counts, palette: Counts, as_any: int, any_as: int, th
     return set(go(required, palette))
 
 
-def offered_outcomes(required: Counts, palette: Counts, as_any: int, any_as: int, three: bool) -> set[Counts]:
+def offered_outcomes(
+    required: Counts, palette: Counts, as_any: int, any_as: int, three: bool, waste: bool = False
+) -> set[Counts]:
     """Every palette reachable through the sub-decisions the engine offers."""
     found: set[Counts] = set()
 
@@ -68,16 +79,19 @@ def offered_outcomes(required: Counts, palette: Counts, as_any: int, any_as: int
         if next_slot(req) < 0:
             found.add(tuple(pal))
             return
-        options = unit_options(req, pal, as_any, any_as, three)
+        options = unit_options(req, pal, as_any, any_as, three, waste)
         assert options, f"dead end: {req} {pal}"
         for unit, slot, colour in options:
             r, p = req[:], pal[:]
             r[slot] -= 1
             p[colour] -= unit + 1
             if unit == TRIPLE:
-                for target in spare_options(r, p, colour, as_any, any_as, three):
+                targets = spare_options(r, p, colour, as_any, any_as, three, waste)
+                assert targets, f"dead end after a three-for-two: {r} {p}"
+                for target in targets:
                     r2 = r[:]
-                    r2[target] -= 1
+                    if target != LOST:
+                        r2[target] -= 1
                     walk(r2, p)
             else:
                 walk(r, p)
@@ -115,6 +129,18 @@ def test_R19_offered_payments_never_dead_end_and_cover_every_sensible_payment(
     assert offered <= possible  # nothing the rules forbid
     for outcome in possible:  # and for any legal payment, one at least as thrifty is offered
         assert any(all(o >= p for o, p in zip(mine, outcome, strict=True)) for mine in offered), outcome
+
+
+@settings(max_examples=150, deadline=None)
+@given(requirements, palettes, masks, masks, st.booleans())
+def test_P3_with_needless_units_every_payment_of_the_rules_is_offered(
+    required: Counts, palette: Counts, as_any: int, any_as: int, three: bool
+) -> None:
+    """While the Pigment Supply is short in a 4-player game (P3) nothing is filtered out."""
+    if not can_pay(required, palette, as_any, any_as, three):
+        return
+    offered = offered_outcomes(required, palette, as_any, any_as, three, waste=True)
+    assert offered == all_outcomes(required, palette, as_any, any_as, three)
 
 
 def counts(**pigments: int) -> list[int]:

@@ -602,6 +602,64 @@ def test_P2_with_fewer_players_pigment_cards_go_first_without_asking() -> None:
     assert state.phase != CARDS and state.boards[0].palette_flags == [flag("Canada")]
 
 
+def short_supply_position(supply: int, tile: str = "", **pigments: int):
+    """4 players; Red completes Japan (Red) at row 2 column 1 next to France (Blue bonus) and Germany
+    (Black bonus), with `supply` pigment cards left in the Pigment Supply."""
+    state = blank(4)
+    set_market(state, [["Japan"], [], [], []])
+    put_flags(state, 0, {0: "France", 1: "Germany"})
+    set_palette(state, 0, **pigments)
+    if tile:
+        give_motif(state, 0, tile, 0)
+    state.pigment_supply = supply
+    action_phase(state)
+    play(state, "complete Japan", "place at row 2 column 1")
+    return state
+
+
+def test_P3_short_supply_with_four_players_offers_a_needless_pair() -> None:
+    """Two Red for the Red slot puts one more card back in time to take both bonuses (R21)."""
+    state = short_supply_position(1, Red=2)
+    assert set(labels(state)) == {"pay Red with Red", "pay Red with two Red"}
+    state.apply("pay Red with two Red")
+    assert palette_of(state, 0) == {"Blue": 1, "Black": 1} and state.pigment_supply == 1
+
+
+def test_P3_short_supply_a_three_for_two_may_lose_its_spare() -> None:
+    state = short_supply_position(0, "3-for-2", Green=3)
+    assert set(labels(state)) == {"pay Red with two Green", "pay Red with three Green"}
+    state.apply("pay Red with three Green")  # no other slot: the spare is lost (R17), all three go back
+    assert palette_of(state, 0) == {"Blue": 1, "Black": 1} and state.pigment_supply == 1
+
+
+def test_P3_short_supply_the_spare_may_be_given_up_though_a_slot_could_take_it() -> None:
+    state = blank(4)
+    set_market(state, [["Chile"], [], [], []])  # Red + Blue
+    put_flags(state, 0, {0: "France", 1: "Germany"})
+    set_palette(state, 0, Green=3, Blue=1)
+    give_motif(state, 0, "3-for-2", 0)
+    state.pigment_supply = 0
+    action_phase(state)
+    play(state, "complete Chile", "place at row 2 column 1", "pay Red with three Green")
+    assert set(labels(state)) == {"spare pigment pays Blue", "the spare pigment is lost"}
+    state.apply("the spare pigment is lost")  # Blue then pays Blue: four cards back, both bonuses
+    assert state.boards[0].gallery[4] == flag("Chile") and palette_of(state, 0) == {"Blue": 1, "Black": 1}
+    assert state.pigment_supply == 2
+
+
+def test_P3_needless_units_are_not_offered_when_the_supply_suffices() -> None:
+    state = short_supply_position(2, Red=2)
+    assert palette_of(state, 0) == {"Red": 1, "Blue": 1, "Black": 1}  # the single Red was paid at once
+    state = blank(3)
+    set_market(state, [["Japan"], [], [], []])
+    put_flags(state, 0, {0: "France", 1: "Germany"})
+    set_palette(state, 0, Red=2)
+    state.pigment_supply = 0
+    action_phase(state)
+    play(state, "complete Japan", "place at row 2 column 1")
+    assert state.phase == BONUS_PICK  # fewer than 4 players: never offered (P3)
+
+
 # --- data rulings R36-R46 ------------------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ from parlour.games.hatairo.moves import (
     PLACE,
     RESERVE,
     SPARE,
+    SPARE_LOST,
     START_MOTIF,
     TOPOGRAPHY,
 )
@@ -40,7 +41,7 @@ PHASE_KINDS = {
     "motif phase": (MOTIF,),
     "choose a gallery space": (PLACE,),
     "pay pigments": (PAY_SINGLE, PAY_PAIR, PAY_TRIPLE),
-    "three-for-two spare": (SPARE,),
+    "three-for-two spare": (SPARE, SPARE_LOST),
     "choose bonus pigments": (BONUS,),
     "clean phase": (DISCARD,),
     "choose cards to spend": (CARD_KIND,),
@@ -106,7 +107,10 @@ def _pay_reason(state: HatairoState, kind: int, slot: int, colour: int) -> str:
             f"'any as {COLOURS[slot]}' motif; two of a colour pay one of any colour"
         )
     if kind == PAY_PAIR and allowed:
-        return f"one {COLOURS[colour]} already pays {COLOURS[slot]}; a pair would only waste a pigment"
+        return (
+            f"one {COLOURS[colour]} already pays {COLOURS[slot]}; a pair would only waste a pigment (offered only "
+            "with 4 players while the Pigment Supply is short for your bonuses)"
+        )
     return "that payment would leave the rest of the flag unpayable"
 
 
@@ -136,6 +140,11 @@ def why_illegal(state: HatairoState, action: Action) -> str:
         return "that Gallery space already holds a flag"
     if kind in (PAY_SINGLE, PAY_PAIR, PAY_TRIPLE):
         return _pay_reason(state, kind, a, b)
+    if kind == SPARE_LOST:
+        return (
+            "the spare pigment can pay an unpaid slot; giving it up is offered only with 4 players while the "
+            "Pigment Supply is short for your bonuses"
+        )
     if kind == SPARE:
         return f"the spare pigment cannot usefully pay {COLOURS[a]} (none due, or one pigment would do)"
     if kind == BONUS:

@@ -32,7 +32,8 @@ from parlour.games.hatairo.scoring import ROWS
     MOTIF,
     PASS,
     CARD_KIND,
-) = range(18)
+    SPARE_LOST,
+) = range(19)
 
 KIND_NAMES = (
     "keep_palette",
@@ -53,6 +54,7 @@ KIND_NAMES = (
     "motif",
     "pass",
     "cards",
+    "spare_lost",
 )
 
 
@@ -135,4 +137,6 @@ def build_table(columns: int) -> ActionTable:
     add(CARD_KIND, "spend 1 palette flag card", 1, flag_cards=1)
     for count in (2, 3):
         add(CARD_KIND, f"spend {count} palette flag cards", count, flag_cards=count)
+    # P3 (4 players, supply short for the bonuses due): the spare output of a three-for-two given up (R17).
+    add(SPARE_LOST, "the spare pigment is lost")
     return ActionTable(tuple(actions), tuple(kinds), tuple(first), tuple(second), base)

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 NCOL = 8
 SINGLE, PAIR, TRIPLE = 0, 1, 2
+LOST = NCOL  # the spare output of a three-for-two given up (R17)
 
 
 def single_allowed(paid_with: int, slot: int, as_any: int, any_as: int) -> bool:
@@ -121,9 +122,17 @@ def next_slot(remaining: Sequence[int]) -> int:
 
 
 def unit_options(
-    remaining: Sequence[int], palette: Sequence[int], as_any: int, any_as: int, three: bool
+    remaining: Sequence[int],
+    palette: Sequence[int],
+    as_any: int,
+    any_as: int,
+    three: bool,
+    waste: bool = False,
 ) -> list[tuple[int, int, int]]:
-    """Units for the next slot that leave a payable rest: (unit kind, slot colour, pigment colour)."""
+    """Units for the next slot that leave a payable rest: (unit kind, slot colour, pigment colour).
+
+    With `waste` every unit the rules allow is offered, needless ones included (see `spare_options`).
+    """
     slot = next_slot(remaining)
     rest = list(remaining)
     rest[slot] -= 1
@@ -138,7 +147,8 @@ def unit_options(
             if can_pay(rest, pal, as_any, any_as, three):
                 options.append((SINGLE, slot, colour))
             pal[colour] = have
-            continue
+            if not waste:
+                continue
         if have >= 2:
             pal[colour] = have - 2
             if can_pay(rest, pal, as_any, any_as, three):
@@ -146,23 +156,35 @@ def unit_options(
             pal[colour] = have
         if three and have >= 3:
             pal[colour] = have - 3
-            if spare_options(rest, pal, colour, as_any, any_as, three):
+            if spare_options(rest, pal, colour, as_any, any_as, three, waste):
                 options.append((TRIPLE, slot, colour))
             pal[colour] = have
     return options
 
 
 def spare_options(
-    remaining: Sequence[int], palette: Sequence[int], paid_with: int, as_any: int, any_as: int, three: bool
+    remaining: Sequence[int],
+    palette: Sequence[int],
+    paid_with: int,
+    as_any: int,
+    any_as: int,
+    three: bool,
+    waste: bool = False,
 ) -> list[int]:
-    """Slot colours the spare output of a three-for-two of `paid_with` may pay, leaving a payable rest."""
+    """Slot colours the spare output of a three-for-two of `paid_with` may pay, leaving a payable rest.
+
+    With `waste`, any slot will do, and LOST (the spare is given up, R17) is offered when the rest
+    stays payable without it.
+    """
     rest = list(remaining)
     targets = []
     for slot in range(NCOL):
-        if not rest[slot] or single_allowed(paid_with, slot, as_any, any_as):
+        if not rest[slot] or (not waste and single_allowed(paid_with, slot, as_any, any_as)):
             continue
         rest[slot] -= 1
         if can_pay(rest, palette, as_any, any_as, three):
             targets.append(slot)
         rest[slot] += 1
+    if waste and can_pay(rest, palette, as_any, any_as, three):
+        targets.append(LOST)
     return targets

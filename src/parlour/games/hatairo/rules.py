@@ -31,6 +31,7 @@ from parlour.games.hatairo.moves import (
     PLACE,
     RESERVE,
     SPARE,
+    SPARE_LOST,
     START_MOTIF,
     TOPOGRAPHY,
     ActionTable,
@@ -180,6 +181,7 @@ class HatairoState(State):
         "remaining",
         "spare_from",
         "spending",
+        "waste",
         "bonuses",
         "bonus_count",
         "motif_queue",
@@ -210,6 +212,7 @@ class HatairoState(State):
     remaining: list[int]
     spare_from: int
     spending: list[int]
+    waste: bool
     bonuses: list[int]
     bonus_count: int
     motif_queue: list[int]
@@ -243,6 +246,7 @@ class HatairoState(State):
         state.remaining = [0] * NCOL
         state.spare_from = -1
         state.spending = []
+        state.waste = False
         state.bonuses = []
         state.bonus_count = 0
         state.motif_queue = []
@@ -309,7 +313,10 @@ class HatairoState(State):
         if phase in (TURN_START, ACTION):
             return self._turn_ids(board, phase == TURN_START)
         if phase == PAY:
-            options = payment.unit_options(self.remaining, board.palette, board.as_any, board.any_as, board.three)
+            waste = self.waste
+            options = payment.unit_options(
+                self.remaining, board.palette, board.as_any, board.any_as, board.three, waste
+            )
             return self._payment_ids(options)
         if phase == CELL:
             return [base[PLACE] + cell for cell in board.free_cells()]
@@ -318,10 +325,11 @@ class HatairoState(State):
         if phase == MOTIF_PICK:
             return self._motif_ids(board)
         if phase == SPARE_SLOT:
+            waste = self.waste
             targets = payment.spare_options(
-                self.remaining, board.palette, self.spare_from, board.as_any, board.any_as, board.three
+                self.remaining, board.palette, self.spare_from, board.as_any, board.any_as, board.three, waste
             )
-            return [base[SPARE] + slot for slot in targets]
+            return [base[SPARE_LOST] if slot == payment.LOST else base[SPARE] + slot for slot in targets]
         if phase == BONUS_PICK:
             return [base[BONUS] + c for c in sorted(set(self.bonuses))]
         if phase == CARDS:
@@ -432,12 +440,14 @@ class HatairoState(State):
         elif kind == COMPLETE:
             self._start_complete(board, a, events)
         elif kind == PLACE:
-            self.cell = a
-            self.phase = PAY
-            self._advance_payment(board, events)
+            self._begin_payment(board, a, events)
         elif kind == SPARE:
             self.remaining[a] -= 1
             events.append(self._event("spare", f"the spare pigment pays {COLOURS[a]}", slot=a))
+            self.phase = PAY
+            self._advance_payment(board, events)
+        elif kind == SPARE_LOST:
+            events.append(self._event("spare_lost", "the spare pigment is lost"))
             self.phase = PAY
             self._advance_payment(board, events)
         elif kind == DISCARD:
@@ -584,9 +594,7 @@ class HatairoState(State):
         events.append(self._event("complete", text, flag=flag, source=source))
         free = board.free_cells()
         if len(free) == 1:
-            self.cell = free[0]
-            self.phase = PAY
-            self._advance_payment(board, events)
+            self._begin_payment(board, free[0], events)
         else:
             self.phase = CELL
 
@@ -613,15 +621,38 @@ class HatairoState(State):
             self.spare_from = colour
             self.phase = SPARE_SLOT
             targets = payment.spare_options(
-                self.remaining, board.palette, colour, board.as_any, board.any_as, board.three
+                self.remaining, board.palette, colour, board.as_any, board.any_as, board.three, self.waste
             )
-            if len(targets) == 1:
+            if targets == [payment.LOST]:
+                events.append(self._event("spare_lost", "the spare pigment is lost"))
+                self.phase = PAY
+            elif len(targets) == 1:
                 self.remaining[targets[0]] -= 1
                 events.append(self._event("spare", f"the spare pigment pays {COLOURS[targets[0]]}", slot=targets[0]))
                 self.phase = PAY
             else:
                 return
         self._advance_payment(board, events)
+
+    def _begin_payment(self, board: Board, cell: int, events: list[Event]) -> None:
+        self.cell = cell
+        self.phase = PAY
+        self.waste = self._short_for_bonuses(board)
+        self._advance_payment(board, events)
+
+    def _short_for_bonuses(self, board: Board) -> bool:
+        """P3: needless units (a pair where one pigment would do, a three-for-two whose spare is lost)
+        change something only when the pigment cards they return can come back at once as bonuses of
+        other colours: with 4 players, when the Pigment Supply is short for the bonuses this flag
+        will bring (R21). Only then, decided as the payment begins, are they offered."""
+        if self.game.num_players != 4:
+            return False
+        due = 0
+        gallery = board.gallery
+        for cell in self.game.neighbours[self.cell]:
+            if gallery[cell] >= 0:
+                due += 1
+        return self.pigment_supply < due
 
     def _asks_cards(self, board: Board, colour: int) -> bool:
         """P2: which physical cards pay changes only the Pigment Supply (pigment cards go back to it,
@@ -660,7 +691,10 @@ class HatairoState(State):
     def _advance_payment(self, board: Board, events: list[Event]) -> None:
         """Pay forced units at once; stop at the first real choice or finish the flag."""
         while payment.next_slot(self.remaining) >= 0:
-            options = payment.unit_options(self.remaining, board.palette, board.as_any, board.any_as, board.three)
+            waste = self.waste
+            options = payment.unit_options(
+                self.remaining, board.palette, board.as_any, board.any_as, board.three, waste
+            )
             if len(options) != 1 or options[0][0] == payment.TRIPLE:
                 # A real choice: these units are the legal actions, so keep them rather than search again.
                 actions = self.game.actions
@@ -684,6 +718,7 @@ class HatairoState(State):
         board.gallery[cell] = flag
         board.placed += 1
         self.sketch = self.cell = self.spare_from = -1
+        self.waste = False
         seat = self.to_move
         text = f"{self._who(seat)} places {FLAGS[flag].name} at row {cell // self.game.columns + 1} column "
         text += f"{cell % self.game.columns + 1}"
@@ -916,6 +951,7 @@ class HatairoState(State):
         twin.remaining = self.remaining[:]
         twin.spare_from = self.spare_from
         twin.spending = self.spending[:]
+        twin.waste = self.waste
         twin.bonuses = self.bonuses[:]
         twin.bonus_count = self.bonus_count
         twin.motif_queue = self.motif_queue[:]
