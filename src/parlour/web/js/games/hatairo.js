@@ -190,7 +190,8 @@ export default {
     if (kinds.has("draft")) return "draft a flag from your hand.";
     if (kinds.has("topography")) return "choose a topography tile, then the column it goes under.";
     if (kinds.has("place")) return "click the gallery cell for the flag.";
-    if (kinds.has("pay") || kinds.has("pay_pair") || kinds.has("spare")) return "choose how to pay the flag's pigments.";
+    if (kinds.has("pay") || kinds.has("pay_pair") || kinds.has("spare") || kinds.has("spare_lost")) return "choose how to pay the flag's pigments.";
+    if (kinds.has("cards")) return "choose how many of the pigments spent are palette flag cards (the rest are pigment cards).";
     if (kinds.has("motif")) return "choose a motif, then its space on your gallery.";
     if (kinds.has("discard")) return "your palette is over its limit: click a pigment to discard.";
     return "take the rightmost flag of a market row (then palette or atelier), complete a flag, or start the motif phase.";
