@@ -567,6 +567,17 @@ def test_R42_removing_the_last_boat_ends_placement_and_its_claims() -> None:
     assert state.harbour[:5] == [1, 0, 0, 0, 0] and state.spot_boat[spot("S007")] == -1
 
 
+def test_R42_after_removing_the_last_boat_the_view_shows_no_chain_end() -> None:
+    state = bare()
+    put_tokens(state, I01="orange")
+    turn(state, fleet=8, hand={"bamboo": 3})
+    play(state, "place bamboo boat at S007", "place bamboo boat at S014", "use the fleet power")
+    play(state, "remove the boat on S014")
+    assert state.phase == r.CHOOSE
+    turn_view = state.view(1)["turn"]
+    assert turn_view["placed"] == ["S007"] and turn_view["last_placed"] is None and turn_view["placing_closed"]
+
+
 def test_R42_moving_another_boat_never_makes_it_yours() -> None:
     state = bare()
     put_boats(state, S050="clay")

@@ -249,7 +249,8 @@ def _remove_boat(state: YamataiState, spot: int) -> list[Event]:
     if spot in state.placed:
         state.placed.remove(spot)  # it no longer counts as placed this turn (R42)
         if spot == state.head:
-            state.chain_closed = True
+            state.chain_closed = True  # no boat to go on from: placing is over (R42)
+            state.head = -1
     text = f"{state._who()} removes the boat on {state.game.parts.board.spot_ids[spot]}"
     return _done(state, Event("remove_boat", text, {"seat": state.seat}))
 
