@@ -84,3 +84,11 @@ def test_player_count_and_options_are_checked() -> None:
         load_game("yamatai", players=5)
     with pytest.raises(InvalidOption, match="max_rounds"):
         load_game("yamatai", max_rounds=-1)
+
+
+def test_action_labels_are_unique_and_ids_are_indices() -> None:
+    game = load_game("yamatai", players=3)
+    labels = [" ".join(a.label.lower().split()) for a in game.actions]
+    assert len(set(labels)) == len(labels) == game.num_actions
+    assert all(action.id == index for index, action in enumerate(game.actions))
+    assert game.action("Place WOOD boat at s037").label == "place wood boat at S037"
