@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.engine import IllegalAction
-from parlour.games.hatairo.components import COLOURS
+from parlour.games.hatairo.components import COLOURS, FLAG_BY_NAME
 from parlour.games.hatairo.payment import (
     LOST,
     PAIR,
@@ -21,6 +21,7 @@ from parlour.games.hatairo.payment import (
     spare_options,
     unit_options,
 )
+from parlour.games.hatairo.rules import PAY, SPARE_SLOT
 
 from .positions import (
     action_phase,
@@ -276,3 +277,50 @@ def test_payment_with_three_for_two_through_the_engine() -> None:
     events = state.apply("pay Yellow with three Blue")
     assert any(e.text == "the spare pigment pays Black" for e in events)
     assert state.boards[0].placed == 1 and palette_of(state, 0) == {}
+
+
+TRICKY = [
+    ("United Kingdom", {"Yellow": 2, "Red": 2, "Blue": 1, "Orange": 2}, []),
+    ("Ecuador", {"Red": 2, "Yellow": 2, "Blue": 2, "Green": 2, "Black": 1, "Others": 1}, ["3-for-2", "any as Cyan"]),
+    ("Germany", {"Cyan": 3, "Black": 1, "Red": 2}, ["Cyan as any"]),
+    ("Spain", {"Green": 3, "Yellow": 1, "Red": 3}, ["3-for-2"]),
+    ("South Africa", {"Blue": 3, "Red": 1, "Black": 2, "Orange": 2}, ["3-for-2", "any as Green", "Orange as any"]),
+    ("Chile", {"Green": 3, "Black": 3}, ["3-for-2", "any as Red"]),
+]
+
+
+@pytest.mark.parametrize(("name", "pigments", "tiles"), TRICKY)
+def test_every_payment_through_the_engine_is_legal_and_every_thrifty_one_is_reachable(
+    name: str, pigments: dict[str, int], tiles: list[str]
+) -> None:
+    """Every branch of the engine's payment sub-decisions, followed to the end, against the oracle."""
+    state = started(2)
+    for board in state.boards:
+        clear_board(board)
+    set_market(state, [[name], [], [], []])
+    set_palette(state, 0, **pigments)
+    for space, design in enumerate(tiles):
+        give_motif(state, 0, design, space)
+    action_phase(state)
+    board = state.boards[0]
+    required = FLAG_BY_NAME[name.lower()].required_counts
+    possible = all_outcomes(required, tuple(board.palette), board.as_any, board.any_as, board.three)
+    assert possible and f"complete {name}" in labels(state)
+    state.apply(f"complete {name}")
+    state.apply("place at row 1 column 1")  # an empty gallery: no bonus changes the palette
+    reached: set[Counts] = set()
+
+    def walk(position) -> None:
+        if position.phase in (PAY, SPARE_SLOT):
+            for action in position.legal_actions():
+                branch = position.clone()
+                branch.apply(action)
+                walk(branch)
+            return
+        assert position.boards[0].gallery[0] == FLAG_BY_NAME[name.lower()].id
+        reached.add(tuple(position.boards[0].palette))
+
+    walk(state)
+    assert reached <= possible
+    for outcome in possible:
+        assert any(all(o >= p for o, p in zip(mine, outcome, strict=True)) for mine in reached), outcome
