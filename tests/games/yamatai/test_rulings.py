@@ -717,3 +717,14 @@ def test_R45_a_colour_bought_this_turn_cannot_be_sold_this_turn() -> None:
     with pytest.raises(IllegalAction, match="bought this turn cannot be sold"):
         state.apply("sell a bamboo boat")
     assert state.coins[0] == 9 and state.hand[colour("bamboo")] == 2
+
+
+def test_R42_swapping_the_last_boat_moves_the_chain_end_with_it() -> None:
+    state = bare()
+    put_boats(state, S050="gold")
+    turn(state, fleet=7, hand={"bamboo": 2})
+    play(state, "place bamboo boat at S007", "use the fleet power", "swap the boat on S007", "with the boat on S050")
+    assert state.placed == [spot("S050")] and state.spot_boat[spot("S007")] == colour("gold")
+    board = state.game.parts.board
+    around = {board.spot_ids[t] for t in board.spot_neighbours[spot("S050")]}
+    assert {a.param("spot") for a in state.legal_actions() if a.kind == "place"} == around
