@@ -120,3 +120,12 @@ def test_round_and_game_end_events() -> None:
     while state.round_no == 1:
         events = state.apply(state.legal_actions()[0])
     assert events[-1].kind == "round" and events[-1].data["round"] == 2
+
+
+def test_placement_refusals_name_the_pilot_and_the_navigator() -> None:
+    state = turn(bare(), hand={"bamboo": 3}, specialists=("Pilot", "Navigator"))
+    with pytest.raises(IllegalAction, match="next to a boat of any colour \\(Pilot\\)"):
+        state.apply("place bamboo boat at S050")
+    play(state, "place bamboo boat at S007", "place bamboo boat at S014")
+    with pytest.raises(IllegalAction, match="next to another boat you placed this turn \\(Navigator\\)"):
+        state.apply("place bamboo boat at S050")

@@ -89,8 +89,13 @@ def _specific(state: YamataiState, a: int) -> str:
         if state.spot_boat[s] >= 0:
             return f"{board.spot_ids[s]} already holds a boat"
         if state.head < 0:
+            if state.has_power(seat, "free_first_boat"):
+                return "the first boat goes on a free entry spot or next to a boat of any colour (Pilot)"
             return "the first boat goes on a free entry spot or next to a boat of its own colour"
-        return f"each boat goes next to the boat placed just before it ({board.spot_ids[state.head]}) (R6)"
+        before = f"each boat goes next to the boat placed just before it ({board.spot_ids[state.head]})"
+        if state.has_power(seat, "branch_once") and not state.branch_used:
+            return f"{before} or, once a turn, next to another boat you placed this turn (Navigator)"
+        return f"{before} (R6)"
     if a < Ids.STOP_COLLECTING:
         i = a - Ids.COLLECT
         if state.island_token[i] < 0:
