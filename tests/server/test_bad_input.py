@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 from websockets.exceptions import ConnectionClosed
 
 from parlour.server.ws import FLOOD_CLOSE
@@ -255,3 +256,30 @@ def test_a_client_that_never_says_hello_is_dropped(serve: Any) -> None:
     assert silent.error()["code"] == "no_hello"
     with pytest.raises(ConnectionClosed):
         silent.recv()
+
+
+def test_a_database_failure_refuses_the_move_and_changes_nothing(server: LiveServer, monkeypatch: Any) -> None:
+    table = server.create("nim", ["human", "human"], options={"stones": 20}, seed=1)["id"]
+    tokens = [server.join(table, name)["token"] for name in ("Ann", "Bo")]
+    ann, bo = server.connect(table, tokens[0]), server.connect(table, tokens[1])
+    store = server.app.state.hub.store
+    working = store.append_actions
+
+    def broken(*_args: Any) -> None:
+        raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(store, "append_actions", broken)
+    monkeypatch.setattr(store, "claim_seat", broken)
+    ann.send(type="act", action="take 2", version=0)
+    error = ann.error()
+    assert error["code"] == "storage_error" and "nothing changed" in error["message"]
+    assert ann.version() == 0 and bo.version() == 0
+    assert [m for m in bo.messages if m["type"] in ("update", "error")] == []
+    other = server.create("nim", ["human", "random"])["id"]
+    refused = server.http.post(f"/api/tables/{other}/join", json={"name": "Cy"})
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "storage_error"
+    assert server.table(other)["seats"][0]["taken"] is False
+    # Once the database is back, the same move goes through.
+    monkeypatch.setattr(store, "append_actions", working)
+    ann.send(type="act", action="take 2", version=0)
+    assert ann.until(lambda m: m["type"] == "update")["view"]["pile"] == 18

@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from anyio import CapacityLimiter
+from sqlalchemy.exc import SQLAlchemyError
 
 from parlour.agents import AgentSpecError, make_agent
 from parlour.engine.errors import IllegalAction, InvalidOption
@@ -94,7 +95,14 @@ class Hub:
         return game
 
     async def _db(self, function: Any, *args: Any) -> Any:
-        return await anyio.to_thread.run_sync(function, *args, limiter=self.db_limiter)
+        """Run a Store method in a worker thread; a database failure becomes a clear 503."""
+        try:
+            return await anyio.to_thread.run_sync(function, *args, limiter=self.db_limiter)
+        except SQLAlchemyError as error:
+            log.error("database error", extra={"event": "storage_error", "error": repr(error)})
+            raise ServerError(
+                "storage_error", "the database cannot be reached; nothing changed, try again", 503
+            ) from None
 
     def _rebuild(self, record: StoredTable) -> LiveTable:
         """A table as the database describes it: its seed and actions replayed through the engine."""
