@@ -42,6 +42,7 @@ def replay(record: Mapping[str, Any]) -> State:
     """Rebuild the state a record describes. Raises RecordError at the first step that fails."""
     if not isinstance(record, Mapping):
         raise RecordError("a record is a JSON object with game, options, seed and actions")
+    _check_format(record)
     name = _field(record, "game", str)
     options = _field(record, "options", dict)
     seed = _field(record, "seed", int)
@@ -50,23 +51,43 @@ def replay(record: Mapping[str, Any]) -> State:
         state = load_game(name, **options).new_state(seed=seed)
     except InvalidOption as error:
         raise RecordError(f"the record's game cannot be set up: {error}") from None
-    labels = record.get("labels")
-    if labels is not None and (not isinstance(labels, list) or len(labels) != len(actions)):
-        raise RecordError("the record's labels do not match its actions one for one")
+    labels = _labels(record, len(actions))
     for step, action_id in enumerate(actions):
+        where = _where(step)
         if not isinstance(action_id, int) or isinstance(action_id, bool):
-            raise RecordError(f"step {step}: {action_id!r} is not an action id", step)
+            raise RecordError(f"{where}: {action_id!r} is not an action id", step)
         try:
             action = state.game.action(action_id)
             if labels is not None and labels[step] != action.label:
                 raise RecordError(
-                    f"step {step}: the record says {labels[step]!r} but action {action_id} is {action.label!r}",
-                    step,
+                    f"{where}: the record says {labels[step]!r} but action {action_id} is {action.label!r}", step
                 )
             state.apply(action)
         except IllegalAction as error:
-            raise RecordError(f"step {step}: {error}", step) from None
+            raise RecordError(f"{where}: {error}", step) from None
     return state
+
+
+def _where(step: int) -> str:
+    """A step as the error names it: the 0-based index into `actions` and the move number `replay --show` prints."""
+    return f"step {step} (move {step + 1})"
+
+
+def _check_format(record: Mapping[str, Any]) -> None:
+    # A record without `format` is a plain state.record(); one with another format is not ours to guess at.
+    if "format" in record and record["format"] != FORMAT:
+        raise RecordError(f"the record's format is {record['format']!r}; this parlour reads {FORMAT!r}")
+
+
+def _labels(record: Mapping[str, Any], count: int) -> list[Any] | None:
+    labels = record.get("labels")
+    if labels is None:
+        return None
+    if not isinstance(labels, list):
+        raise RecordError(f"the record's 'labels' field has the wrong type ({type(labels).__name__})")
+    if len(labels) != count:
+        raise RecordError(f"the record has {count} actions but {len(labels)} labels; they must match one for one")
+    return labels
 
 
 def verify(record: Mapping[str, Any]) -> State:
@@ -89,6 +110,16 @@ def save(state: State, path: str | Path) -> Path:
     return path
 
 
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (json would silently keep the last one)."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise RecordError(f"the key {key!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
 def load(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
@@ -98,9 +129,15 @@ def load(path: str | Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not a text file") from None
     try:
-        record = json.loads(text)
+        record = json.loads(text, object_pairs_hook=_no_repeated_keys)
     except json.JSONDecodeError as error:
         raise RecordError(f"{path} is not valid JSON (line {error.lineno}: {error.msg})") from None
+    except RecursionError:
+        raise RecordError(f"{path} nests its JSON too deeply to be a record") from None
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None
+    except ValueError:  # Python refuses to convert an integer of thousands of digits
+        raise RecordError(f"{path} holds a number too long to be part of a record") from None
     if not isinstance(record, dict):
         raise RecordError(f"{path} does not hold a record (a JSON object)")
     return record
