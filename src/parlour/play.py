@@ -18,6 +18,7 @@ from parlour.engine.game import Game, State
 from parlour.engine.records import save
 
 HUMAN = "human"
+CLEAR_SCREEN = "\033[2J\033[3J\033[H"  # clear the screen and its scroll-back, cursor home
 HELP = (
     "Type a move's number or its label. Other commands: moves (list them again), board (show the board),\n"
     "hint (what the strongest bot would play), save FILE (save the record so far), help, quit."
@@ -123,7 +124,10 @@ class TerminalSession:
             if seat in self.table.agents:
                 action = self.table.agents[seat].act(state)
                 events = state.apply(action)
-                self.say(f"seat {seat} ({self.table.seats[seat]}): {action.label}")
+                # In a game with hidden information a move's words may be its seat's secret (a
+                # card kept face down, a tile put back on the deck): show only its public events.
+                move = action.label if state.game.perfect_information else "moved"
+                self.say(f"seat {seat} ({self.table.seats[seat]}): {move}")
                 self._show_events(events)
             else:
                 self._human_turn(seat)
@@ -138,9 +142,12 @@ class TerminalSession:
 
     def _human_turn(self, seat: int) -> None:
         state = self.table.state
-        hidden = not getattr(state.game, "perfect_information", True)
+        hidden = not state.game.perfect_information
         if hidden and len(self.table.humans) > 1 and self.last_human not in (None, seat):
-            self.ask(f"\nPass the screen to seat {seat} and press Enter.")
+            # Clear the screen first, so the next person does not read the last one's secrets.
+            self.say(CLEAR_SCREEN)
+            self.ask(f"Pass the screen to seat {seat} and press Enter.")
+            self.say(CLEAR_SCREEN)
         self.last_human = seat
         self.say("\n" + state.render(seat))
         self.say(f"Seat {seat}, your move:\n" + format_moves(state.legal_actions()))

@@ -12,7 +12,7 @@ import parlour
 from parlour.cli import app
 from parlour.engine.records import full_record
 from parlour.engine.registry import register
-from parlour.play import TerminalSession, seat_table
+from parlour.play import CLEAR_SCREEN, TerminalSession, seat_table
 
 from ..engine.nim import Nim
 
@@ -127,3 +127,36 @@ def test_replay_of_a_file_that_is_not_json(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "not valid JSON" in result.output
     result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
     assert result.exit_code == 1 and "cannot read" in result.output
+
+
+def test_a_bots_move_in_a_hidden_information_game_shows_only_public_events() -> None:
+    said: list[str] = []
+    table = seat_table(parlour.load_game("hatairo", players=2), ["random", "random"], seed=5)
+    TerminalSession(table, ask=lambda prompt: "", say=said.append).run()
+    state = table.state
+    labels = {state.game.actions[i].label for i in state.history}
+    printed = [line for line in said if line.startswith("seat ")]
+    assert printed and all(line.endswith("moved") for line in printed)
+    assert not any(label in line for line in printed for label in labels)
+
+
+def test_hot_seat_clears_the_screen_before_handing_it_over() -> None:
+    said: list[str] = []
+    entries = iter(["1", "", "1"])  # seat A moves, the screen is handed over, seat B moves
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(entries)
+        except StopIteration:
+            raise EOFError from None
+
+    table = seat_table(parlour.load_game("hanbok_runway"), ["human", "human"], seed=2)
+    TerminalSession(table, ask=ask, say=said.append).run()
+    first_move = next(i for i, line in enumerate(said) if "(you)" in line)
+    mover = said[first_move].split()[1]
+    next_prompt = next(
+        i
+        for i, line in enumerate(said)
+        if i > first_move and line.startswith("Seat ") and line.split()[1] != mover + ","
+    )
+    assert CLEAR_SCREEN in said[first_move:next_prompt]
