@@ -73,3 +73,23 @@ def test_determinize_during_a_draft_keeps_the_cards_she_passed_with_the_others()
         others = set(twin.boards[1].hand + twin.boards[1].picks + twin.boards[2].hand + twin.boards[2].picks)
         assert passed <= others and not passed & set(twin.flag_supply)
     assert "passed" not in state.view(1)["players"][0]
+
+
+def test_after_a_draft_she_knows_her_six_leftovers_are_in_the_flag_supply() -> None:
+    """The cards left in her hand after the third pick go back to the Flag Supply: she saw them, so
+    her view names them until the reveal and a guess at the hidden cards never hands them to others."""
+    state = load_game("hatairo", players=3, variant="drafting").new_state(8)
+    for _ in range(9):  # three rounds of picks
+        state.apply(state.legal_actions()[0])
+    own = state.flag_supply[-18:-12]  # the 6 left in each of the 3 hands go back in seat order
+    view = state.view(0)["players"][0]
+    assert view["returned"] and len(view["returned"]) == 6
+    assert "returned" not in state.view(1)["players"][0]
+    for trial in range(8):
+        twin = state.determinize(0, Rng(trial))
+        assert twin.view(0) == state.view(0)
+        assert set(own) <= set(twin.flag_supply)
+    state.apply(state.legal_actions()[0])
+    while not state.revealed:
+        state.apply(state.legal_actions()[0])
+    assert "returned" not in state.view(0)["players"][0]

@@ -21,6 +21,7 @@ class Board:
         "hand",
         "picks",
         "passed",
+        "returned",
         "placed",
         "as_any",
         "any_as",
@@ -38,6 +39,7 @@ class Board:
         self.hand: list[int] = []  # set-up: dealt (or drafted) cards not yet kept
         self.picks: list[int] = []  # drafting variant: cards drafted so far
         self.passed: list[int] = []  # drafting variant: cards she passed on (she remembers them)
+        self.returned: list[int] = []  # drafting variant: her leftovers, back in the Flag Supply until the reveal
         self.placed = 0  # completed flags in the Gallery
         self.as_any = 0  # colours owned as "X as any" tiles (bit mask)
         self.any_as = 0  # colours owned as "any as Y" tiles (bit mask)
@@ -55,6 +57,7 @@ class Board:
         twin.hand = self.hand[:]
         twin.picks = self.picks[:]
         twin.passed = self.passed[:]
+        twin.returned = self.returned[:]
         twin.placed = self.placed
         twin.as_any = self.as_any
         twin.any_as = self.any_as

@@ -57,6 +57,8 @@ def _board_view(state: HatairoState, owner: int, seat: int | None) -> dict[str, 
         if state.game.drafting:
             entry["drafted"] = _names(board.picks)
             entry["passed"] = _names(board.passed)
+            if board.returned:
+                entry["returned"] = _names(board.returned)
     return entry
 
 
@@ -179,6 +181,8 @@ def _board_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]
             lines += [f"    {flag_line(f)}" for f in board.hand]
         if board.picks:
             lines.append("  drafted so far: " + ", ".join(_names(board.picks)))
+        if board.returned:
+            lines.append("  left after the draft, back in the Flag Supply: " + ", ".join(_names(board.returned)))
     return lines
 
 

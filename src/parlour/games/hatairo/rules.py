@@ -545,6 +545,7 @@ class HatairoState(State):
             return
         for b in self.boards:
             self.flag_supply.extend(b.hand)
+            b.returned = b.hand
             b.hand = b.picks
             b.picks = []
             b.passed = []
@@ -554,6 +555,7 @@ class HatairoState(State):
         for board in self.boards:
             self.flag_supply.extend(board.hand)
             board.hand = []
+            board.returned = []
         self.rng.shuffle(self.flag_supply)
         self.revealed = True
         for seat, board in enumerate(self.boards):
@@ -967,23 +969,27 @@ class HatairoState(State):
 
         During a draft the seat remembers the cards she passed on: those not back in her hand are
         somewhere in the other players' hands or picks, never in the Flag Supply, and stay there.
+        After the draft her own leftovers stay in the Flag Supply.
         """
         twin = self.clone()
         hidden_seats = [] if twin.revealed else [s for s in range(len(twin.boards)) if s != seat]
         hidden_boards = [twin.boards[s] for s in hidden_seats]
         own = twin.boards[seat]
         remembered = set(own.passed) - set(own.hand) - set(own.picks)
+        returned = set(own.returned)  # her draft leftovers: she knows they are in the Flag Supply
         held: list[int] = []  # the other players' hidden cards
         for board in hidden_boards:
             held += board.hand + board.picks + board.atelier + board.palette_flags
         known = [f for f in held if f in remembered]
-        unknown = [f for f in held if f not in remembered] + twin.flag_supply
+        unknown = [f for f in held if f not in remembered] + [f for f in twin.flag_supply if f not in returned]
         rng.shuffle(unknown)
         # The remembered cards plus the first unknown ones make up the other players' hidden cards.
         split = len(held) - len(known)
         dealt = known + unknown[:split]
         rng.shuffle(dealt)
-        twin.flag_supply = unknown[split:]
+        twin.flag_supply = unknown[split:] + own.returned
+        if returned:
+            rng.shuffle(twin.flag_supply)
         for owner in hidden_seats:
             board = twin.boards[owner]
             for part in (board.hand, board.picks):
