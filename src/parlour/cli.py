@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
+from typer._click import exceptions as click_errors  # Typer's own copy of click raises these
 
 from parlour.agents import split_specs
 from parlour.engine.errors import ParlourError, RecordError
@@ -257,12 +258,26 @@ def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show
     console.print(Markdown(path.read_text(encoding="utf-8")))
 
 
-def main() -> None:
+def main(args: list[str] | None = None) -> None:
+    """The `parlour` command: every refusal is one `error:` line on standard error and a non-zero exit."""
     try:
-        app()
+        code = app(args=args, prog_name="parlour", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except click_errors.UsageError as error:
+        where = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
+        sys.exit(fail(error.format_message().rstrip(".") + where, error.exit_code).exit_code)
+    except click_errors.ClickException as error:
+        sys.exit(fail(error.format_message(), error.exit_code).exit_code)
+    except typer.Abort:
+        sys.exit(130)
     except ParlourError as error:
-        Console(stderr=True, soft_wrap=True).print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        sys.exit(2)
+        sys.exit(fail(str(error)).exit_code)
+    except OSError as error:  # a file or folder the system refuses, wherever a command meets it
+        where = f"{error.filename}: " if error.filename else ""
+        sys.exit(fail(f"{where}{error.strerror or error}", 1).exit_code)
+    sys.exit(code or 0)
 
 
 if __name__ == "__main__":
