@@ -77,9 +77,12 @@ def play(
     """Play in the terminal against bots or hot-seat. Game options go after the game: --beginner, --variant motif."""
     import random
 
+    from parlour.engine.records import check_writable
     from parlour.play import TerminalSession, seat_table
 
     try:
+        if record is not None:
+            check_writable(record)  # before the game starts, so that it is not lost at the end
         loaded = load_with_options(game, ctx.args, option, players)
         seat_list = split_specs(seats) if seats else ["human"] + ["random"] * (loaded.num_players - 1)
         table = seat_table(loaded, seat_list, random.SystemRandom().randrange(2**31) if seed is None else seed)

@@ -7,15 +7,16 @@ that forbids it and the person is asked again; nothing changes.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from parlour.agents import Agent, hint, make_agent
 from parlour.engine.actions import Action, Event
-from parlour.engine.errors import IllegalAction, InvalidOption, ParlourError
+from parlour.engine.errors import IllegalAction, InvalidOption, ParlourError, RecordError
 from parlour.engine.game import Game, State
-from parlour.engine.records import save
+from parlour.engine.records import check_writable, save
 
 HUMAN = "human"
 CLEAR_SCREEN = "\033[2J\033[3J\033[H"  # clear the screen and its scroll-back, cursor home
@@ -186,9 +187,11 @@ class TerminalSession:
             self.say(hint(state, seconds=HINT_SECONDS)[1])
         elif word == "save" and rest.strip():
             try:
-                path = save(state, rest.strip())
+                path = save(state, check_writable(rest.strip(), state))
+            except RecordError as error:
+                self.say(f"Not saved: {error}")
             except OSError as error:
-                self.say(f"Cannot save to {rest.strip()}: {error.strerror or error}")
+                self.say(f"Not saved: cannot write {rest.strip()}: {error.strerror or error}")
             else:
                 self.say(f"Record saved to {path}")
         else:
@@ -198,12 +201,27 @@ class TerminalSession:
     def _save_on_exit(self) -> None:
         if self.record_path is None:
             return
+        state = self.table.state
         try:
-            save(self.table.state, self.record_path)
-        except OSError as error:
-            self.say(f"Cannot save the record to {self.record_path}: {error.strerror or error}")
+            save(state, check_writable(self.record_path, state))
+        except (RecordError, OSError) as error:
+            # The path was fine when the game started; the game must not be lost now, so keep it elsewhere.
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            self.say(f"Cannot save the record to {self.record_path}: {reason}")
+            fallback = _spare_path(state)
+            save(state, fallback)
+            self.say(f"Record saved to {fallback} instead")
         else:
             self.say(f"Record saved to {self.record_path}")
+
+
+def _spare_path(state: State) -> Path:
+    """A new file in the temporary folder for a record that could not go where it was asked to."""
+    folder = Path(tempfile.gettempdir())
+    number = 1
+    while (path := folder / f"parlour-{state.game.name}-{state.seed}-{number}.json").exists():
+        number += 1
+    return path
 
 
 __all__ = ["HUMAN", "ParlourError", "TerminalSession", "choose", "seat_table"]

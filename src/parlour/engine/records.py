@@ -8,6 +8,7 @@ all chance flows from the seed. A saved file adds each action's label and the fi
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -105,9 +106,51 @@ def verify(record: Mapping[str, Any]) -> State:
 
 
 def save(state: State, path: str | Path) -> Path:
+    """Write the full record; the file is replaced whole, so a failed write leaves any old one intact."""
     path = Path(path)
-    path.write_text(json.dumps(full_record(state), indent=1) + "\n", encoding="utf-8")
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(json.dumps(full_record(state), indent=1) + "\n", encoding="utf-8")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
     return path
+
+
+def check_writable(path: str | Path, state: State | None = None) -> Path:
+    """Refuse a path a record cannot be saved to, or whose file would be lost by saving there.
+
+    An existing file may be replaced only by a later save of the same game (`state`), so saving
+    the game again as it goes on is allowed but another game or another file is never overwritten.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder; give a file name for the record")
+    folder = path.parent
+    if not folder.is_dir():
+        raise RecordError(f"cannot save to {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise RecordError(f"cannot save to {path}: permission denied")
+    if path.exists() and not _earlier_save(path, state):
+        what = "is not a record of this game" if state is not None else "would be overwritten"
+        raise RecordError(f"{path} already exists and {what}; choose another file name")
+    return path
+
+
+def _earlier_save(path: Path, state: State | None) -> bool:
+    if state is None:
+        return False
+    try:
+        held = load(path)
+    except RecordError:
+        return False
+    ours = state.record()
+    actions = held.get("actions")
+    return (
+        all(held.get(key) == ours[key] for key in ("game", "options", "seed"))
+        and isinstance(actions, list)
+        and actions == ours["actions"][: len(actions)]
+    )
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
