@@ -283,3 +283,22 @@ def test_a_database_failure_refuses_the_move_and_changes_nothing(server: LiveSer
     monkeypatch.setattr(store, "append_actions", working)
     ann.send(type="act", action="take 2", version=0)
     assert ann.until(lambda m: m["type"] == "update")["view"]["pile"] == 18
+
+
+def test_a_commit_that_reports_failure_but_saved_is_played(server: LiveServer, monkeypatch: Any) -> None:
+    table = server.create("nim", ["human", "human"], options={"stones": 20}, seed=1)["id"]
+    tokens = [server.join(table, name)["token"] for name in ("Ann", "Bo")]
+    ann, bo = server.connect(table, tokens[0]), server.connect(table, tokens[1])
+    store = server.app.state.hub.store
+    working = store.append_actions
+
+    def saved_then_lost(batch: Any) -> None:
+        working(batch)
+        raise OperationalError("COMMIT", {}, Exception("connection lost"))
+
+    monkeypatch.setattr(store, "append_actions", saved_then_lost)
+    ann.send(type="act", action="take 2", version=0)
+    assert ann.until(lambda m: m["type"] in ("update", "error"))["type"] == "update"
+    monkeypatch.setattr(store, "append_actions", working)
+    bo.send(type="act", action="take 1", version=1)
+    assert bo.until(lambda m: m["type"] == "update" and m["version"] == 2)["view"]["pile"] == 17

@@ -238,8 +238,9 @@ class Hub:
                     "action not saved",
                     extra={"event": "storage_error", "table": table.id, "ply": saved.ply, "error": repr(error)},
                 )
-                unsaved = "the action could not be saved; nothing changed, try again"
-                raise ServerError("storage_error", unsaved, 503) from None
+                if not await self._saved_anyway(saved):
+                    unsaved = "the action could not be saved; nothing changed, try again"
+                    raise ServerError("storage_error", unsaved, 503) from None
             table.state = successor
             if successor.is_terminal():
                 table.finished_at = datetime.now(UTC)
@@ -249,6 +250,17 @@ class Hub:
             log.info("game over", extra={"event": "game_over", "table": table.id, "winners": table.state.winners()})
         self._wake_bots(table)
         return move
+
+    async def _saved_anyway(self, saved: NewAction) -> bool:
+        """Whether the database holds an action whose commit reported a failure (a connection lost
+        just after the commit): then it is played like any saved action, and memory and database
+        agree again."""
+        try:
+            record = await self._db(self.store.table, saved.table_id)
+        except ServerError:
+            return False
+        stored = record.actions if record is not None else []
+        return len(stored) > saved.ply and stored[saved.ply] == (saved.action_id, saved.seat)
 
     @staticmethod
     def _check(table: LiveTable, seat: int, ref: Any, expected_version: int | None) -> Any:
