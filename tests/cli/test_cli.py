@@ -160,3 +160,9 @@ def test_hot_seat_clears_the_screen_before_handing_it_over() -> None:
         if i > first_move and line.startswith("Seat ") and line.split()[1] != mover + ","
     )
     assert CLEAR_SCREEN in said[first_move:next_prompt]
+
+
+@pytest.mark.parametrize("seats", ["human,greedy:", "human,random: "])
+def test_an_agent_spec_with_an_empty_parameter_list_is_refused(seats: str) -> None:
+    result = runner.invoke(app, ["play", "nim", "--seats", seats])
+    assert result.exit_code == 2 and "no parameters after ':'" in result.output

@@ -46,8 +46,10 @@ def agent_kinds() -> dict[str, str]:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """`"mcts:iterations=1000,c=1.4"` -> `("mcts", {"iterations": "1000", "c": "1.4"})`."""
-    kind, _, rest = spec.strip().partition(":")
+    kind, colon, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
+    if colon and not rest.strip():
+        raise AgentSpecError(f"agent spec {spec!r}: no parameters after ':' (give key=value, or leave out the ':')")
     if rest:
         for part in rest.split(","):
             key, sep, value = part.partition("=")
