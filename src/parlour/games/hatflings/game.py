@@ -20,6 +20,7 @@ from parlour.engine.options import Option
 from parlour.games.hatflings import board
 from parlour.games.hatflings.board import DIRECTIONS, NAMES, SQUARES
 from parlour.games.hatflings.components import COMPONENTS, OBJECT_KINDS
+from parlour.games.hatflings.masks import JUMP_RAYS
 from parlour.games.hatflings.pieces import KIND_NAMES, OBJECT_CODES, SOURCE_KINDS
 from parlour.games.hatflings.scene import Scene, check_zones, parse_scene, parse_zone
 
@@ -28,7 +29,7 @@ A_SCENE, A_PIG_SETUP, A_PLACE, A_GREEDY, A_JUMP, A_PUDDLE, A_PIG = range(7)
 
 _SUPPLY_TOTAL = sum(COMPONENTS.objects.values())
 _PLACE_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {}
-PLACE_ROWS: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
+PLACE_ROWS: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
 
 
 class Hatflings(Game):
@@ -158,12 +159,15 @@ class Hatflings(Game):
                     f"greedy push at {NAMES[s]} {name}", "greedy", (A_GREEDY, s, d, 0), square=NAMES[s], direction=name
                 )
                 self.greedy_by_square[s] += (aid,)
-        self.jumps: list[list[tuple[int, int, int]]] = [[] for _ in SQUARES]
+        jump_ids = [[0] * len(SQUARES) for _ in DIRECTIONS]
         for s in SQUARES:
-            for _, over, to in board.jump_lines(s):
+            for d, over, to in board.jump_lines(s):
                 label = f"jump {NAMES[s]} over {NAMES[over]} to {NAMES[to]}"
-                aid = add(label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to])
-                self.jumps[s].append((over, to, aid))
+                jump_ids[d][s] = add(
+                    label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to]
+                )
+        self.jump_rays = tuple((*JUMP_RAYS[d], tuple(jump_ids[d])) for d in range(len(DIRECTIONS)))
+        """Per direction: JUMP_RAYS' origins and shifts (see masks.py), then the jump's id per origin square."""
         for s in SQUARES:
             self.puddle_ids[s] = add(f"puddle at {NAMES[s]}", "puddle", (A_PUDDLE, s, 0, 0), square=NAMES[s])
         for s in SQUARES:
@@ -179,8 +183,8 @@ class Hatflings(Game):
             _PLACE_TABLES[sources] = table
         return table
 
-    def place_rows(self, sources: int) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
-        """Per rank, (bit shift, ids of the "place" actions for each 6-bit pattern of squares on that rank).
+    def place_rows(self, sources: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per rank, the ids of the "place" actions for each 6-bit pattern of squares on that rank.
 
         Lets the legal-move generator turn a bitmask of target squares into action ids with one
         lookup per rank instead of one per square. Action ids are the same in every Hatflings
@@ -195,7 +199,7 @@ class Hatflings(Game):
                 for pattern in range(1, 1 << board.WIDTH):
                     high = pattern.bit_length() - 1
                     patterns[pattern] = patterns[pattern ^ (1 << high)] + per_square[y * board.WIDTH + high]
-                built.append((y * board.WIDTH, tuple(patterns)))
+                built.append(tuple(patterns))
             rows = PLACE_ROWS[sources] = tuple(built)
         return rows
 

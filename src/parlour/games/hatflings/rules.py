@@ -23,7 +23,7 @@ from parlour.games.hatflings import render as drawing
 from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, is_edge, push_line
 from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE, PLACE_ROWS, Hatflings
 from parlour.games.hatflings.heuristic import evaluate
-from parlour.games.hatflings.masks import FLOOR, MOVERS, OWN, REACH_BY_RANK, WALLS
+from parlour.games.hatflings.masks import FULL, JUMP_MARGIN, OWN, around, scenery_masks
 from parlour.games.hatflings.pieces import (
     ALL_SPECIALS,
     BARREL,
@@ -216,42 +216,24 @@ class HatflingsState(State):
                     ids.extend(table[s])
             return ids
         # The floor as bitmasks (see masks.py): whose halflings, what blocks, who may jump whom.
-        hats, under = bytes(hat)[::-1], bytes(scenery)[::-1]  # also accepts positions built as lists
+        hats = bytes(hat)[::-1]  # bytes also accepts positions built as lists
         own = int(hats.translate(OWN[c]), 2)
         rival = int(hats.translate(OWN[1 - c]), 2)
-        floor = int(under.translate(FLOOR), 2)
-        blocked = own | rival | int(under.translate(WALLS), 2) | BIT[pig]
+        floor, walls = scenery_masks(bytes(scenery))
+        blocked = own | rival | walls | BIT[pig]
         jumpable = rival & floor  # a rival on a box or barrel cannot be jumped over
-        r0, r1, r2, r3, r4, r5 = REACH_BY_RANK
-        near_jumpable = (
-            r0[jumpable & 63]
-            | r1[jumpable >> 6 & 63]
-            | r2[jumpable >> 12 & 63]
-            | r3[jumpable >> 18 & 63]
-            | r4[jumpable >> 24 & 63]
-            | r5[jumpable >> 30 & 63]
-        )
-        movers = int(hats.translate(MOVERS[c]), 2) & near_jumpable
-        jumps = game.jumps
-        while movers:
-            low = movers & -movers
-            movers ^= low
-            for over, to, aid in jumps[low.bit_length() - 1]:
-                if jumpable >> over & 1 and not blocked >> to & 1:
-                    ids.append(aid)
-        targets = (
-            r0[own & 63]
-            | r1[own >> 6 & 63]
-            | r2[own >> 12 & 63]
-            | r3[own >> 18 & 63]
-            | r4[own >> 24 & 63]
-            | r5[own >> 30]
-        ) & ~blocked
+        if own & around(jumpable):  # most turns no own halfling stands next to a jumpable rival
+            ids = self._jump_ids(self._movers(hats, own, c), jumpable, blocked)
+        targets = around(own) & ~blocked
         if sources and targets:
-            for shift, table in PLACE_ROWS.get(sources) or game.place_rows(sources):
-                row = targets >> shift & 63
-                if row:
-                    ids.extend(table[row])
+            # One lookup per rank, unrolled: an empty rank adds an empty tuple.
+            p0, p1, p2, p3, p4, p5 = PLACE_ROWS.get(sources) or game.place_rows(sources)
+            ids += p0[targets & 63]
+            ids += p1[targets >> 6 & 63]
+            ids += p2[targets >> 12 & 63]
+            ids += p3[targets >> 18 & 63]
+            ids += p4[targets >> 24 & 63]
+            ids += p5[targets >> 30]
         if self.specials[c] >> GREEDY & 1:
             entries = own & floor & EDGE_MASK
             greedy = game.greedy_by_square
@@ -260,6 +242,36 @@ class HatflingsState(State):
                 entries ^= low
                 ids.extend(greedy[low.bit_length() - 1])
         return ids
+
+    @staticmethod
+    def _movers(hats: bytes, own: int, c: int) -> int:
+        """The own halflings that may jump: all but a cheating one (6.3), found by a C-level search."""
+        movers = own
+        cheater = halfling(CHEATING, c)
+        found = hats.find(cheater)
+        while found >= 0:  # `hats` runs from the last square down, so byte i is square 35 - i
+            movers &= ~BIT[len(hats) - 1 - found]
+            found = hats.find(cheater, found + 1)
+        return movers
+
+    def _jump_ids(self, movers: int, jumpable: int, blocked: int) -> list[int]:
+        """The jumps of `movers` over `jumpable` rivals onto unblocked squares, in action-id order.
+
+        Each direction is tested for all origins at once with shifted masks (JUMP_RAYS in masks.py);
+        jump ids grow with (origin, direction), so sorting the few found restores the order of a
+        square-by-square scan.
+        """
+        over = jumpable << JUMP_MARGIN
+        landing = (~blocked & FULL) << 2 * JUMP_MARGIN
+        found: list[int] = []
+        for origins, over_shift, landing_shift, jump_ids in self.game.jump_rays:
+            hits = movers & origins & (over >> over_shift) & (landing >> landing_shift)
+            while hits:
+                low = hits & -hits
+                hits ^= low
+                found.append(jump_ids[low.bit_length() - 1])
+        found.sort()
+        return found
 
     def _scene_ids(self) -> list[int]:
         zones = self.game.zone_masks[0] | self.game.zone_masks[1]
