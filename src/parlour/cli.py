@@ -40,9 +40,7 @@ def load_with_options(name: str, extra: list[str], pairs: list[str], players: in
     from parlour.game_options import parse_game_options
 
     cls = game_class(name)
-    options = parse_game_options(cls, extra, pairs)
-    if players is not None:
-        options["players"] = players
+    options = parse_game_options(cls, [*extra, *([f"--players={players}"] if players is not None else [])], pairs)
     return cls(**options)
 
 
@@ -129,7 +127,7 @@ def replay(
 def bench(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="the game to measure")],
-    seconds: Annotated[float, typer.Option(min=0.1, help="how long to run")] = 10.0,
+    seconds: Annotated[float, typer.Option(min=0.1, max=86400, help="how long to run")] = 10.0,
     seed: Annotated[int, typer.Option(help="seed of the first game")] = 0,
     players: PlayersOpt = None,
     option: OptionPairs = [],  # noqa: B006

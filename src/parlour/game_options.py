@@ -21,7 +21,7 @@ def parse_game_options(game: type[Game], args: Sequence[str], pairs: Sequence[st
         key, sep, value = pair.partition("=")
         if not sep:
             raise InvalidOption(f"option {pair!r} is not key=value")
-        options[key.strip().replace("-", "_")] = value.strip()
+        _set(options, key.strip().replace("-", "_"), value.strip())
     words = list(args)
     while words:
         word = words.pop(0)
@@ -34,13 +34,20 @@ def parse_game_options(game: type[Game], args: Sequence[str], pairs: Sequence[st
             known = ", ".join("--" + n.replace("_", "-") for n in sorted(declared))
             raise InvalidOption(f"{game.name} has no option --{key} (its options: {known})")
         if negated:
-            options[name[3:]] = False
+            _set(options, name[3:], False)
         elif sep:
-            options[name] = value
+            _set(options, name, value)
         elif declared[name].type is bool:
-            options[name] = True
+            _set(options, name, True)
         elif words and not words[0].startswith("--"):
-            options[name] = words.pop(0)
+            _set(options, name, words.pop(0))
         else:
             raise InvalidOption(f"option --{key} needs a value")
     return options
+
+
+def _set(options: dict[str, Any], name: str, value: Any) -> None:
+    """Record one option, refusing a second, different value for it (which one was meant?)."""
+    if name in options and str(options[name]).lower() != str(value).lower():
+        raise InvalidOption(f"option {name} is given twice, as {options[name]!r} and as {value!r}")
+    options[name] = value

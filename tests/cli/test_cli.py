@@ -166,3 +166,27 @@ def test_hot_seat_clears_the_screen_before_handing_it_over() -> None:
 def test_an_agent_spec_with_an_empty_parameter_list_is_refused(seats: str) -> None:
     result = runner.invoke(app, ["play", "nim", "--seats", seats])
     assert result.exit_code == 2 and "no parameters after ':'" in result.output
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--stones", "5", "--stones", "6"],
+        ["-o", "stones=5", "--stones", "6"],
+        ["-o", "players=2", "--players", "3"],
+    ],
+)
+def test_an_option_given_twice_with_two_values_is_refused(words: list[str]) -> None:
+    result = runner.invoke(app, ["bench", "nim", "--seconds", "0.1", *words])
+    assert result.exit_code == 2 and "is given twice" in result.output
+
+
+def test_the_same_value_twice_is_no_conflict() -> None:
+    result = runner.invoke(app, ["bench", "nim", "--seconds", "0.1", "--json", "--stones", "6", "-o", "stones=6"])
+    assert result.exit_code == 0 and json.loads(result.output)["options"]["stones"] == 6
+
+
+@pytest.mark.parametrize("seconds", ["inf", "1e300", "nan"])
+def test_bench_refuses_an_endless_time(seconds: str) -> None:
+    result = runner.invoke(app, ["bench", "nim", "--seconds", seconds])
+    assert result.exit_code == 2
