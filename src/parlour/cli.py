@@ -182,6 +182,8 @@ def simulate(
     """Bots against bots, seats rotated: wins, seats, scores, and with --out a full report."""
     from parlour.arena import commands
 
+    if resume and out is None:
+        raise fail("--resume continues the tournament an --out folder holds; give that --out folder")
     settings = commands.Settings(workers, backend, address, out, resume, as_json)
     try:
         code = commands.simulate(game, agents, games, seed, players, ctx.args, option, settings)
@@ -208,6 +210,8 @@ def compare(
     """The same tournament under several rule variants or options, reported side by side."""
     from parlour.arena import commands
 
+    if resume and out is None:
+        raise fail("--resume continues the tournament an --out folder holds; give that --out folder")
     settings = commands.Settings(workers, backend, address, out, resume, as_json)
     try:
         code = commands.compare(game, agents, variant, games, seed, players, settings)

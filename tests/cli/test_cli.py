@@ -190,3 +190,22 @@ def test_the_same_value_twice_is_no_conflict() -> None:
 def test_bench_refuses_an_endless_time(seconds: str) -> None:
     result = runner.invoke(app, ["bench", "nim", "--seconds", seconds])
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["--workers", "100000"], "too many processes"),
+        (["--resume"], "--resume continues the tournament an --out folder holds"),
+    ],
+)
+def test_simulate_refuses_before_any_game(words: list[str], message: str) -> None:
+    result = runner.invoke(app, ["simulate", "nim", "--games", "2", *words])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_simulate_names_an_out_folder_that_cannot_be_made(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = runner.invoke(app, ["simulate", "nim", "--games", "1", "--workers", "1", "--out", str(blocker / "run")])
+    assert result.exit_code == 2 and f"cannot create the folder {blocker / 'run'}" in result.output

@@ -50,11 +50,18 @@ class Run:
         }
 
 
+MAX_WORKERS_PER_CORE = 8
+
+
 def check_backend(backend: str, workers: int | None, address: str | None) -> None:
     if backend not in BACKENDS:
         raise ArenaError(f"no backend called {backend!r} (backends: {', '.join(BACKENDS)})")
     if workers is not None and workers < 1:
         raise ArenaError(f"--workers must be at least 1, got {workers}")
+    if backend == "local" and workers is not None and workers > MAX_WORKERS_PER_CORE * default_workers():
+        # Each local worker is a process: far more than the cores only slows the run and can exhaust the machine.
+        most = MAX_WORKERS_PER_CORE * default_workers()
+        raise ArenaError(f"--workers {workers} is too many processes for this machine (at most {most})")
     if address and backend != "ray":
         raise ArenaError("--address is for the ray backend (add --backend ray)")
     if backend == "ray":

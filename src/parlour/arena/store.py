@@ -133,7 +133,10 @@ class Store:
 
     def start(self) -> None:
         """Create the folder, write the manifest and open the journal for appending."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ArenaError(f"cannot create the folder {self.folder}: {error.strerror or error}") from None
         _atomic_write(self.folder / MANIFEST, json.dumps(self.tournament.manifest(), indent=1) + "\n")
         self._journal = (self.folder / RECORDS).open("a", encoding="utf-8")
 
