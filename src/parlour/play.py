@@ -7,6 +7,8 @@ that forbids it and the person is asked again; nothing changes.
 
 from __future__ import annotations
 
+import difflib
+import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -57,20 +59,44 @@ def choose(state: State, entry: str) -> Action:
     """The action a person's entry names: a number from the list or a label. Raises IllegalAction."""
     legal = state.legal_actions()
     text = entry.strip()
-    if text.isdigit():
+    if text.removeprefix("-").isdigit():
         number = int(text)
         if not 1 <= number <= len(legal):
             raise IllegalAction(f"there is no move {number}; choose 1 to {len(legal)}")
         return legal[number - 1]
-    action = state.game.action(text)
+    try:
+        action = state.game.action(text)
+    except IllegalAction as error:
+        raise IllegalAction(str(error) + _suggest(text, legal)) from None
     if action not in legal:
         raise IllegalAction(state.why_illegal(action))
     return action
 
 
-def format_moves(legal: Sequence[Action]) -> str:
-    width = len(str(len(legal)))
-    return "\n".join(f"  {number:>{width}}. {action.label}" for number, action in enumerate(legal, 1))
+def _suggest(text: str, legal: Sequence[Action]) -> str:
+    """The legal moves a mistyped label is closest to, as a hint to add to the refusal."""
+    labels = {action.label.lower(): action.label for action in legal}
+    close = difflib.get_close_matches(" ".join(text.lower().split()), labels, n=3, cutoff=0.6)
+    return "; did you mean " + " or ".join(repr(labels[label]) for label in close) + "?" if close else ""
+
+
+MOVES_IN_ONE_COLUMN = 15
+"""Longer lists of moves are laid out in columns across the terminal, so they stay on one screen."""
+
+
+def format_moves(legal: Sequence[Action], width: int | None = None) -> str:
+    digits = len(str(len(legal)))
+    cells = [f"{number:>{digits}}. {action.label}" for number, action in enumerate(legal, 1)]
+    width = shutil.get_terminal_size().columns if width is None else width
+    cell = max(len(text) for text in cells) + 3 if cells else 0
+    columns = max(1, (width - 2) // cell) if len(cells) > MOVES_IN_ONE_COLUMN and cell else 1
+    rows = -(-len(cells) // columns)
+    # Numbered down each column, as people read a list.
+    lines = [
+        "  " + "".join(cells[row + rows * col].ljust(cell) for col in range(columns) if row + rows * col < len(cells))
+        for row in range(rows)
+    ]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def format_events(events: Sequence[Event], seat: int | None) -> str:
@@ -185,7 +211,9 @@ class TerminalSession:
             self.say(state.render(state.current_player()))
         elif word == "hint":
             self.say(hint(state, seconds=HINT_SECONDS)[1])
-        elif word == "save" and rest.strip():
+        elif word == "save" and not rest.strip():
+            self.say("save needs a file name: save FILE")
+        elif word == "save":
             try:
                 path = save(state, check_writable(rest.strip(), state))
             except RecordError as error:

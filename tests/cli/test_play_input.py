@@ -1,0 +1,63 @@
+"""What a person types at the `parlour play` prompt, and how the moves are listed."""
+
+from __future__ import annotations
+
+import pytest
+
+import parlour
+from parlour.engine.actions import Action
+from parlour.engine.errors import IllegalAction
+from parlour.engine.registry import register
+from parlour.play import TerminalSession, choose, format_moves, seat_table
+
+from ..engine.nim import Nim
+
+register(Nim)
+
+
+def said_after(entries: list[str]) -> list[str]:
+    said: list[str] = []
+    feed = iter(entries)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    table = seat_table(parlour.load_game("nim", stones=9), ["human", "human"], seed=3)
+    TerminalSession(table, ask=ask, say=said.append).run()
+    return said
+
+
+def test_a_mistyped_label_suggests_the_closest_legal_moves() -> None:
+    state = parlour.load_game("nim", stones=9).new_state(seed=1)
+    with pytest.raises(IllegalAction, match=r"no action called 'tak 2'; did you mean 'take 2'"):
+        choose(state, "tak 2")
+
+
+def test_a_negative_number_is_a_move_number_out_of_range() -> None:
+    state = parlour.load_game("nim", stones=9).new_state(seed=1)
+    with pytest.raises(IllegalAction, match="there is no move -1; choose 1 to 3"):
+        choose(state, "-1")
+
+
+def test_save_without_a_file_name_says_how_to_use_it() -> None:
+    said = said_after(["save", "quit"])
+    assert "save needs a file name: save FILE" in said
+
+
+def test_a_long_list_of_moves_is_laid_out_in_numbered_columns() -> None:
+    legal = [Action(i, f"place halfling at {chr(97 + i % 6)}{1 + i // 6}", "place", {}) for i in range(40)]
+    text = format_moves(legal, width=100)
+    lines = text.splitlines()
+    assert len(lines) < 20 and all(len(line) <= 100 for line in lines)
+    assert lines[0].split()[0] == "1." and lines[1].split()[0] == "2."  # numbered down each column
+    assert sorted(int(word[:-1]) for word in text.split() if word.endswith(".")) == list(range(1, 41))
+
+
+def test_a_short_list_or_a_narrow_terminal_keeps_one_move_a_line() -> None:
+    legal = [Action(i, f"take {i}", "take", {}) for i in range(1, 4)]
+    assert format_moves(legal, width=200).splitlines() == ["  1. take 1", "  2. take 2", "  3. take 3"]
+    many = [Action(i, f"a rather long label number {i}", "x", {}) for i in range(30)]
+    assert len(format_moves(many, width=40).splitlines()) == 30
