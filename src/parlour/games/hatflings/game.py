@@ -20,7 +20,6 @@ from parlour.engine.options import Option
 from parlour.games.hatflings import board
 from parlour.games.hatflings.board import DIRECTIONS, NAMES, SQUARES
 from parlour.games.hatflings.components import COMPONENTS, OBJECT_KINDS
-from parlour.games.hatflings.masks import JUMP_RAYS
 from parlour.games.hatflings.pieces import KIND_NAMES, OBJECT_CODES, SOURCE_KINDS
 from parlour.games.hatflings.scene import Scene, check_zones, parse_scene, parse_zone
 
@@ -159,15 +158,13 @@ class Hatflings(Game):
                     f"greedy push at {NAMES[s]} {name}", "greedy", (A_GREEDY, s, d, 0), square=NAMES[s], direction=name
                 )
                 self.greedy_by_square[s] += (aid,)
-        jump_ids = [[0] * len(SQUARES) for _ in DIRECTIONS]
+        self.jumps: list[tuple[tuple[int, int, int], ...]] = [() for _ in SQUARES]
+        """Per origin square: (jumped square's bit, landing square's bit, action id) of each jump."""
         for s in SQUARES:
-            for d, over, to in board.jump_lines(s):
+            for _, over, to in board.jump_lines(s):
                 label = f"jump {NAMES[s]} over {NAMES[over]} to {NAMES[to]}"
-                jump_ids[d][s] = add(
-                    label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to]
-                )
-        self.jump_rays = tuple((*JUMP_RAYS[d], tuple(jump_ids[d])) for d in range(len(DIRECTIONS)))
-        """Per direction: JUMP_RAYS' origins and shifts (see masks.py), then the jump's id per origin square."""
+                aid = add(label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to])
+                self.jumps[s] += ((1 << over, 1 << to, aid),)
         for s in SQUARES:
             self.puddle_ids[s] = add(f"puddle at {NAMES[s]}", "puddle", (A_PUDDLE, s, 0, 0), square=NAMES[s])
         for s in SQUARES:

@@ -5,15 +5,14 @@ the rivals that may be jumped over, and the squares nobody can enter. Rather tha
 36 squares in Python, the square lists are turned into bytes, each byte translated to "0" or "1"
 by a table, and the result parsed as a binary number: `int(hats[::-1].translate(OWN[c]), 2)`.
 Scenery changes seldom, so its masks are kept per scenery list (`scenery_masks`). The squares
-around a set of squares are found with shifts (`around`); all jumps of a direction at once with
-JUMP_RAYS.
+around a set of squares are found with shifts (`around`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from parlour.games.hatflings.board import DIRECTIONS, SQUARES, WIDTH, jump_lines
+from parlour.games.hatflings.board import SQUARES, WIDTH
 from parlour.games.hatflings.pieces import BARREL, EMPTY
 
 
@@ -27,7 +26,6 @@ WALLS = _table(lambda code: code > BARREL)
 """Scenery that keeps every halfling out: tree, column, puddle."""
 FLOOR = _table(lambda code: code == EMPTY)
 """No scenery under the square's halfling (so it can be jumped over or push in as greedy)."""
-
 
 FULL = (1 << len(SQUARES)) - 1
 _OFF_FILE_A = FULL & ~sum(1 << s for s in SQUARES if s % WIDTH == 0)
@@ -54,24 +52,3 @@ def scenery_masks(scenery: bytes) -> tuple[int, int]:
         under = scenery[::-1]
         masks = _SCENERY_MASKS[scenery] = (int(under.translate(FLOOR), 2), int(under.translate(WALLS), 2))
     return masks
-
-
-JUMP_MARGIN = 1 + WIDTH
-"""The largest distance between neighbours' bits (northeast and southwest are 1 + WIDTH apart)."""
-
-
-def _jump_ray(direction: int) -> tuple[int, int, int]:
-    _, dx, dy = DIRECTIONS[direction]
-    offset = dx + dy * WIDTH  # from a square's bit to its neighbour's in this direction
-    origins = sum(1 << s for s in SQUARES if any(d == direction for d, _, _ in jump_lines(s)))
-    return origins, JUMP_MARGIN + offset, 2 * JUMP_MARGIN + 2 * offset
-
-
-JUMP_RAYS = tuple(_jump_ray(d) for d in range(len(DIRECTIONS)))
-"""Per direction: (origin squares whose jump stays on the floor, over shift, landing shift).
-
-All jumps of one direction are found at once: bit s of `jumpable << JUMP_MARGIN >> over_shift` is
-the jumped square's bit of s, and likewise `free << 2 * JUMP_MARGIN >> landing_shift` the landing
-square's. Python refuses negative shift counts, so the masks are first raised by a margin and
-every direction shifts right. `origins` keeps out jumps that would wrap round the floor's edge.
-"""

@@ -23,7 +23,7 @@ from parlour.games.hatflings import render as drawing
 from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, is_edge, push_line
 from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE, PLACE_ROWS, Hatflings
 from parlour.games.hatflings.heuristic import evaluate
-from parlour.games.hatflings.masks import FULL, JUMP_MARGIN, OWN, around, scenery_masks
+from parlour.games.hatflings.masks import OWN, around, scenery_masks
 from parlour.games.hatflings.pieces import (
     ALL_SPECIALS,
     BARREL,
@@ -222,8 +222,19 @@ class HatflingsState(State):
         floor, walls = scenery_masks(bytes(scenery))
         blocked = own | rival | walls | BIT[pig]
         jumpable = rival & floor  # a rival on a box or barrel cannot be jumped over
-        if own & around(jumpable):  # most turns no own halfling stands next to a jumpable rival
-            ids = self._jump_ids(self._movers(hats, own, c), jumpable, blocked)
+        near = own & around(jumpable)  # most turns no own halfling stands next to a jumpable rival
+        if near:
+            free = ~blocked
+            jumps = game.jumps
+            while near:
+                low = near & -near
+                near ^= low
+                s = low.bit_length() - 1
+                if hat[s] >> 1 == CHEATING:
+                    continue  # 6.3: a cheating halfling is never moved by its captain
+                for over, to, aid in jumps[s]:
+                    if jumpable & over and free & to:
+                        ids.append(aid)
         targets = around(own) & ~blocked
         if sources and targets:
             # One lookup per rank, unrolled: an empty rank adds an empty tuple.
@@ -242,36 +253,6 @@ class HatflingsState(State):
                 entries ^= low
                 ids.extend(greedy[low.bit_length() - 1])
         return ids
-
-    @staticmethod
-    def _movers(hats: bytes, own: int, c: int) -> int:
-        """The own halflings that may jump: all but a cheating one (6.3), found by a C-level search."""
-        movers = own
-        cheater = halfling(CHEATING, c)
-        found = hats.find(cheater)
-        while found >= 0:  # `hats` runs from the last square down, so byte i is square 35 - i
-            movers &= ~BIT[len(hats) - 1 - found]
-            found = hats.find(cheater, found + 1)
-        return movers
-
-    def _jump_ids(self, movers: int, jumpable: int, blocked: int) -> list[int]:
-        """The jumps of `movers` over `jumpable` rivals onto unblocked squares, in action-id order.
-
-        Each direction is tested for all origins at once with shifted masks (JUMP_RAYS in masks.py);
-        jump ids grow with (origin, direction), so sorting the few found restores the order of a
-        square-by-square scan.
-        """
-        over = jumpable << JUMP_MARGIN
-        landing = (~blocked & FULL) << 2 * JUMP_MARGIN
-        found: list[int] = []
-        for origins, over_shift, landing_shift, jump_ids in self.game.jump_rays:
-            hits = movers & origins & (over >> over_shift) & (landing >> landing_shift)
-            while hits:
-                low = hits & -hits
-                hits ^= low
-                found.append(jump_ids[low.bit_length() - 1])
-        found.sort()
-        return found
 
     def _scene_ids(self) -> list[int]:
         zones = self.game.zone_masks[0] | self.game.zone_masks[1]
