@@ -17,18 +17,41 @@ from parlour.engine.errors import DataError
 
 def _read_text(package: str, filename: str) -> str:
     try:
-        return resources.files(package).joinpath(filename).read_text(encoding="utf-8")
+        # utf-8-sig: a spreadsheet's byte-order mark must not become part of the first column's name.
+        return resources.files(package).joinpath(filename).read_text(encoding="utf-8-sig")
     except (FileNotFoundError, OSError) as error:
         raise DataError(f"{package}: cannot read data file {filename}: {error}") from None
+    except UnicodeDecodeError as error:
+        raise DataError(f"{filename}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 def read_csv(package: str, filename: str, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
-    """Rows of a CSV data file as dicts; checks that the `required` columns exist."""
+    """Rows of a CSV data file as dicts; checks the `required` columns exist and every row fills the header.
+
+    Rows are numbered as lines of the file (the header is row 1), as the games' own errors number them.
+    """
     reader = csv.DictReader(io.StringIO(_read_text(package, filename)))
-    missing = [column for column in required if column not in (reader.fieldnames or ())]
+    header = list(reader.fieldnames or ())
+    missing = [column for column in required if column not in header]
     if missing:
         raise DataError(f"{filename}: missing column(s) {', '.join(missing)}")
-    return list(reader)
+    repeated = sorted({column for column in header if header.count(column) > 1})
+    if repeated:
+        raise DataError(f"{filename}: column(s) {', '.join(repeated)} appear more than once in the header")
+    rows = []
+    try:
+        for row in reader:
+            # DictReader fills a short row with None and keeps a long row's surplus under the key None.
+            if None in row or None in row.values():
+                cells = sum(value is not None for key, value in row.items() if key is not None)
+                cells += len(row.get(None) or ())  # type: ignore[call-overload]
+                raise DataError(
+                    f"{filename} row {reader.line_num}: the header has {len(header)} columns but this row has {cells}"
+                )
+            rows.append(row)
+    except csv.Error as error:
+        raise DataError(f"{filename} row {reader.line_num}: not valid CSV ({error})") from None
+    return rows
 
 
 def read_toml(package: str, filename: str) -> dict[str, Any]:
