@@ -130,6 +130,7 @@ class TerminalSession:
         self.say = say
         self.record_path = record_path
         self.last_human: int | None = None
+        self.since_last_hand_over: list[str] = []
 
     def run(self) -> int:
         """Play to the end or until the person leaves; returns the process exit code."""
@@ -156,6 +157,7 @@ class TerminalSession:
                 move = action.label if state.game.perfect_information else "moved"
                 self.say(f"seat {seat} ({self.table.seats[seat]}): {move}")
                 self._show_events(events)
+                self._remember(f"seat {seat} ({self.table.seats[seat]}): {move}", events)
             else:
                 self._human_turn(seat)
 
@@ -175,6 +177,10 @@ class TerminalSession:
             self.say(CLEAR_SCREEN)
             self.ask(f"Pass the screen to seat {seat} and press Enter.")
             self.say(CLEAR_SCREEN)
+            if self.since_last_hand_over:
+                # The clearing also wiped the moves made since; show their public part again.
+                self.say("Since the last hand-over:\n" + "\n".join(self.since_last_hand_over))
+            self.since_last_hand_over = []
         self.last_human = seat
         self.say("\n" + state.render(seat))
         self.say(f"Seat {seat}, your move:\n" + format_moves(state.legal_actions()))
@@ -194,7 +200,13 @@ class TerminalSession:
             text = format_events(events, seat)
             if text:
                 self.say(text)
+            self._remember(f"seat {seat}: {action.label if state.game.perfect_information else 'moved'}", events)
             return
+
+    def _remember(self, move: str, events: Sequence[Event]) -> None:
+        """Keep the public account of a move, to show again after a hot-seat hand-over clears the screen."""
+        public = format_events(events, None)
+        self.since_last_hand_over.extend([move, public] if public else [move])
 
     def _command(self, entry: str) -> bool:
         """Handle a non-move command; returns False when the entry should be read as a move."""

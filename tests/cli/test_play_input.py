@@ -61,3 +61,21 @@ def test_a_short_list_or_a_narrow_terminal_keeps_one_move_a_line() -> None:
     assert format_moves(legal, width=200).splitlines() == ["  1. take 1", "  2. take 2", "  3. take 3"]
     many = [Action(i, f"a rather long label number {i}", "x", {}) for i in range(30)]
     assert len(format_moves(many, width=40).splitlines()) == 30
+
+
+def test_a_hand_over_shows_again_the_public_moves_the_clearing_wiped() -> None:
+    said: list[str] = []
+    entries = iter(["1", ""] * 6)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(entries)
+        except StopIteration:
+            raise EOFError from None
+
+    table = seat_table(parlour.load_game("hatairo", players=3), ["human", "random", "human"], seed=4)
+    TerminalSession(table, ask=ask, say=said.append).run()
+    recaps = [line for line in said if line.startswith("Since the last hand-over:")]
+    assert recaps and any("seat 1 (random): moved" in recap for recap in recaps)
+    labels = {table.state.game.actions[i].label for i in table.state.history}
+    assert not any(label in recap for recap in recaps for label in labels)  # words of a move may be secret
