@@ -74,36 +74,64 @@ function fabricCard(fabric, x, y, w, hgt) {
     s("path", { d: `M${x + w - 4} ${y + 4} V${y + hgt - 4} H${x + 4}Z`, fill: INK[b] }));
 }
 
+const PER_ROW = 7; // tableau cards per row; the drawing keeps one width so nothing shrinks as it fills
+const SETS_PER_ROW = 5;
+const WIDTH = 8 + PER_ROW * 60;
+
+function styleCard(style, x, y) {
+  return [s("rect", { x, y, width: 54, height: 72, rx: 6, fill: "#fffaf0", stroke: "#c9b99f" }), shape(style, x + 5, y + 4, 40),
+    s("text", { x: x + 27, y: y + 56, "text-anchor": "middle", "font-size": 9, fill: "#6f655b", text: style })];
+}
+
+/** The tableau's cards, then (greyed, crossed out) those named at this Pass step (R20): these reach
+ * the discard piles together only once the hand is down to the limit. */
+function tableauCards(view, player, own) {
+  const cards = [];
+  for (const [style, count] of Object.entries(player.tableau.style)) {
+    cards.push((x, y) => {
+      const card = [...styleCard(style, x, y), s("text", { x: x + 27, y: y + 68, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
+        s("rect", { class: "hit", x, y, width: 54, height: 72, rx: 6 })];
+      return own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", {}, s("title", { text: `${style} ×${count}` }), ...card);
+    });
+  }
+  for (const [fabric, count] of Object.entries(player.tableau.fabric)) {
+    cards.push((x, y) => {
+      const card = [fabricCard(fabric, x, y, 54, 72), s("rect", { x: x + 15, y: y + 56, width: 24, height: 14, rx: 4, fill: "#fff" }),
+        s("text", { x: x + 27, y: y + 67, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
+        s("rect", { class: "hit", x, y, width: 54, height: 72, rx: 6 })];
+      return own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", {}, s("title", { text: `${fabric} ×${count}` }), ...card);
+    });
+  }
+  const discarding = view.discarding || { style: {}, fabric: {} };
+  if (player.seat === view.to_move) {
+    const named = [...Object.entries(discarding.style).map(([k, n]) => ["style", k, n]), ...Object.entries(discarding.fabric).map(([k, n]) => ["fabric", k, n])];
+    for (const [kind, name, count] of named) {
+      cards.push((x, y) => s("g", { class: "discarding" }, s("title", { text: `${name} ${kind} card being discarded (×${count})` }),
+        s("g", { opacity: 0.4 }, ...(kind === "style" ? styleCard(name, x, y) : [fabricCard(name, x, y, 54, 72)])),
+        s("path", { d: `M${x + 8} ${y + 8} L${x + 46} ${y + 64} M${x + 46} ${y + 8} L${x + 8} ${y + 64}`, stroke: "#c0392b", "stroke-width": 3, "stroke-linecap": "round" }),
+        s("text", { x: x + 27, y: y + 84, "text-anchor": "middle", "font-size": 9, fill: "#c0392b", text: `discarding${count > 1 ? ` ×${count}` : ""}` })));
+    }
+  }
+  return cards;
+}
+
 function drawDesigner(view, player, context) {
-  const own = player.seat === context.seat;
-  const styles = Object.entries(player.tableau.style);
-  const fabrics = Object.entries(player.tableau.fabric);
-  const parts = [];
-  let x = 8;
-  parts.push(s("text", { x: 8, y: 16, "font-size": 12, fill: "#6f655b", text: `Tableau: ${player.cards} cards` }));
-  for (const [style, count] of styles) {
-    const card = [s("rect", { x, y: 24, width: 54, height: 72, rx: 6, fill: "#fffaf0", stroke: "#c9b99f" }), shape(style, x + 5, 34, 44),
-      s("text", { x: x + 27, y: 92, "text-anchor": "middle", "font-size": 11, text: `${style} ×${count}` }), s("rect", { class: "hit", x, y: 24, width: 54, height: 72, rx: 6 })];
-    parts.push(own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", {}, s("title", { text: `${style} ×${count}` }), ...card));
-    x += 60;
-  }
-  for (const [fabric, count] of fabrics) {
-    const card = [fabricCard(fabric, x, 24, 54, 72), s("text", { x: x + 27, y: 108, "text-anchor": "middle", "font-size": 10, text: `${fabric} ×${count}` }), s("rect", { class: "hit", x, y: 24, width: 54, height: 72, rx: 6 })];
-    parts.push(own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", {}, s("title", { text: `${fabric} ×${count}` }), ...card));
-    x += 60;
-  }
-  if (!styles.length && !fabrics.length) parts.push(s("text", { x: 8, y: 60, "font-size": 13, fill: "#6f655b", text: "no cards in the tableau" }));
-  parts.push(s("text", { x: 8, y: 132, "font-size": 12, fill: "#6f655b", text: `Sets: ${player.sets.length}` }));
+  const cards = tableauCards(view, player, player.seat === context.seat);
+  const parts = [s("text", { x: 8, y: 16, "font-size": 12, fill: "#6f655b", text: `Tableau: ${player.cards} card${player.cards === 1 ? "" : "s"}` })];
+  cards.forEach((card, i) => parts.push(card(8 + (i % PER_ROW) * 60, 24 + Math.floor(i / PER_ROW) * 90)));
+  if (!cards.length) parts.push(s("text", { x: 8, y: 60, "font-size": 13, fill: "#6f655b", text: "no cards in the tableau" }));
+  const top = 24 + Math.max(1, Math.ceil(cards.length / PER_ROW)) * 90 + 16;
+  parts.push(s("text", { x: 8, y: top, "font-size": 12, fill: "#6f655b", text: `Sets: ${player.sets.length}` }));
   player.sets.forEach((set, i) => {
-    const sx = 8 + i * 78;
+    const sx = 8 + (i % SETS_PER_ROW) * 84;
+    const sy = top + 6 + Math.floor(i / SETS_PER_ROW) * 88;
     parts.push(s("g", {}, s("title", { text: `set: ${set.style} + ${set.fabric}` }),
-      s("rect", { x: sx, y: 138, width: 34, height: 46, rx: 4, fill: "#fffaf0", stroke: "#c9b99f" }), shape(set.style, sx + 3, 144, 28),
-      fabricCard(set.fabric, sx + 36, 138, 34, 46)));
-    parts.push(token(set.token, sx + 35, 200, 15, view.viewer));
+      s("rect", { x: sx, y: sy, width: 34, height: 46, rx: 4, fill: "#fffaf0", stroke: "#c9b99f" }), shape(set.style, sx + 3, sy + 6, 28),
+      fabricCard(set.fabric, sx + 36, sy, 34, 46)));
+    parts.push(token(set.token, sx + 35, sy + 62, 15, view.viewer));
   });
-  const height = 222;
-  const wide = Math.max(300, 8 + player.sets.length * 78, x + 10);
-  return svg(wide, height, `${context.names[player.seat]}'s tableau and sets`, ...parts);
+  const height = top + 6 + Math.max(1, Math.ceil(player.sets.length / SETS_PER_ROW)) * 88;
+  return svg(WIDTH, height, `${context.names[player.seat]}'s tableau and sets`, ...parts);
 }
 
 export default {
@@ -125,7 +153,7 @@ export default {
     switch (action.kind) {
       case "set": return [`style:${action.style}`, `fabric:${action.fabric}`, `queue:${action.colour}`];
       case "peek": case "flip": return [`tok:${action.colour}:${action.position}`];
-      case "discard": return [`style:${action.style}`];
+      case "discard": return action.fabric ? [`fabric:${action.fabric}`] : [`style:${action.style}`];
       default: return [];
     }
   },
@@ -149,7 +177,7 @@ export default {
     if (kinds.has("draw")) return "choose how many style and fabric cards to draw.";
     if (kinds.has("peek") || kinds.has("flip")) return "click a face-down token to peek at or to flip.";
     if (kinds.has("set")) return "make a set: a style of your tableau, a fabric card, then the queue to earn from — or pass.";
-    if (kinds.has("discard")) return "choose a style card to discard.";
+    if (kinds.has("discard")) return "your hand is over the limit: click a card of your tableau to discard (the crossed-out ones are already on their way out).";
     return "choose a move.";
   },
 
