@@ -140,7 +140,23 @@ function drawSupply(view) {
   return svg(70 * objects.length + 10, 90, "Scenery still to place", ...parts);
 }
 
+// The repetition limit of this table (R25: a position seen that often ends the dance), from its options.
+let REPETITION_LIMIT = 3;
+
+function repetitionNote(view) {
+  const seen = view.position_seen;
+  if (!seen || seen < 2 || !REPETITION_LIMIT) return null;
+  const left = REPETITION_LIMIT - seen;
+  const when = left <= 0 ? "the dance ends now" : left === 1 ? "once more and the dance ends" : `${left} more times and the dance ends`;
+  return h("p", { class: "note", id: "repetition" }, `This position has come up ${seen} times: ${when} (repetition, R25).`);
+}
+
 export default {
+  prepare(summary) {
+    const limit = summary.options && summary.options.repetition_limit;
+    REPETITION_LIMIT = typeof limit === "number" ? limit : 3;
+  },
+
   colour(view, seat) {
     return hatColour(view, seat);
   },
@@ -153,7 +169,7 @@ export default {
       h("ul", {}, ...stats.map((t) => h("li", {}, t))));
     const pools = h("div", { class: "strip" }, ...[0, 1].map((seat) => drawPools(view, seat)));
     const supply = view.objects_in_supply && (view.phase === "scene") ? h("div", { class: "strip" }, h("strong", {}, "Scenery to place:"), drawSupply(view)) : null;
-    return h("div", { class: "hatflings" }, h("div", { style: "max-width:560px;margin:auto" }, drawFloor(view)), supply, pools, info);
+    return h("div", { class: "hatflings" }, repetitionNote(view), h("div", { style: "max-width:560px;margin:auto" }, drawFloor(view)), supply, pools, info);
   },
 
   keys(action) {
