@@ -62,14 +62,17 @@ function drawBoard(view) {
   }
   const entries = new Set(BOARD.meta.entry_spots);
   const placed = new Set(view.turn ? view.turn.placed : []);
+  const lastPlaced = view.turn ? view.turn.last_placed : null;
   for (const spot of BOARD.spots) {
     const cx = X(spot.x);
     const cy = Y(spot.y);
     const boat = view.boats[spot.id];
     const piece = [s("circle", { cx, cy, r: 9, fill: entries.has(spot.id) ? "#fff3bf" : "#e7f5ff", stroke: "#4dabf7", "stroke-width": 1.5 })];
+    // The boat placed last is the end of this turn's chain: the next boat goes next to it (R42).
+    if (spot.id === lastPlaced) piece.push(s("circle", { cx, cy, r: 15, fill: "none", stroke: "#e8590c", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
     if (boat) piece.push(s("path", { d: `M${cx - 11} ${cy - 2} H${cx + 11} L${cx + 6} ${cy + 7} H${cx - 6}Z M${cx} ${cy - 2} V${cy - 12} L${cx + 7} ${cy - 4}Z`, fill: BOAT[boat], stroke: placed.has(spot.id) ? "#fff" : "#222", "stroke-width": placed.has(spot.id) ? 2.5 : 1 }));
     piece.push(s("circle", { class: "hit", cx, cy, r: 12 }));
-    parts.push(target(`spot:${spot.id}`, `spot ${spot.id}${entries.has(spot.id) ? " (entry)" : ""}${boat ? `: ${boat} boat` : ""}`, ...piece));
+    parts.push(target(`spot:${spot.id}`, `spot ${spot.id}${entries.has(spot.id) ? " (entry)" : ""}${boat ? `: ${boat} boat` : ""}${spot.id === lastPlaced ? ", placed last" : ""}`, ...piece));
   }
   const drawing = svg(width, height, "The archipelago", ...parts);
   drawing.classList.add("wide");
@@ -149,15 +152,28 @@ function drawHand(view) {
 function drawMat(mat, seat, context) {
   const culture = Object.entries(mat.culture).filter(([, n]) => n).map(([c, n]) => h("span", { class: "chip", style: `background:${CULTURE[c]}` }, `${c} ×${n}`));
   const harbour = Object.entries(mat.harbour).filter(([, n]) => n).map(([r, n]) => h("span", { class: "chip", style: `background:${BOAT[r]};color:#fff` }, `${r} ×${n}`));
-  const built = svg(Math.max(1, mat.built.length + mat.reserved.length) * 94 + 10, 70, "Built and reserved buildings",
-    ...mat.built.map((id, i) => tileCard(id, 4 + i * 94, 4)),
-    ...mat.reserved.map((id, i) => tileCard(id, 4 + (mat.built.length + i) * 94, 4, `bldg:${id}`)));
+  const tiles = (ids, title, clickable) => {
+    const drawing = svg(ids.length * 94 + 6, 70, title, ...ids.map((id, i) => tileCard(id, 4 + i * 94, 4, clickable ? `bldg:${id}` : null)));
+    drawing.classList.add("tiles");
+    return drawing;
+  };
   return h("div", { class: "mat" },
     h("h3", { style: `color:${PLAYER[mat.colour]}` }, `${context.names[seat]} — ${mat.colour}${seat === context.seat ? " — you" : ""}`),
     h("p", {}, `${mat.coins} coins · ${mat.pp_tokens} PP tokens · ${mat.buildings_left} buildings left · ${mat.discarded} boats discarded`),
     h("p", {}, "Culture: ", ...(culture.length ? culture : ["none"]), " · Harbour: ", ...(harbour.length ? harbour : ["empty"])),
     h("p", {}, `Specialists: ${mat.specialists.join(", ") || "none"}`),
-    mat.built.length || mat.reserved.length ? h("div", { class: "strip" }, h("small", {}, "Built, then reserved:"), built) : null);
+    mat.built.length ? h("div", { class: "strip" }, h("small", {}, "Built:"), tiles(mat.built, "Built buildings", false)) : null,
+    mat.reserved.length ? h("div", { class: "strip" }, h("small", {}, "Reserved (may be built later):"), tiles(mat.reserved, "Reserved buildings", true)) : null);
+}
+
+/** This turn's fleet tile and its power, for the player whose turn it is. */
+function powerNote(view, context) {
+  const turn = view.turn || {};
+  if (!turn.fleet_tile || turn.seat === null || turn.seat === undefined) return null;
+  const fleet = FLEET[turn.fleet_tile] || {};
+  const who = turn.seat === context.seat ? "Your" : `${context.names[turn.seat]}'s`;
+  const state = turn.power_available ? "not used yet" : "used or no longer available";
+  return h("p", { class: "note", id: "fleet-power" }, `${who} fleet tile ${turn.fleet_tile}: ${fleet.power_text || "no power"} (${state})`);
 }
 
 export default {
@@ -178,6 +194,7 @@ export default {
     const hand = drawHand(view);
     return h("div", { class: "yamatai" },
       h("p", { class: "muted" }, `Round ${view.round} · turn order ${order} · phase: ${turn.phase || "–"}${turn.fleet_tile ? ` · fleet tile ${turn.fleet_tile}` : ""} · reserve ${RESOURCES.map((r) => `${r} ${view.reserve[r]}`).join(", ")} · sacred ground ${view.sacred_ground_left}${view.end_reason ? ` · ended: ${view.end_reason}` : ""}`),
+      powerNote(view, context),
       hand ? h("div", { class: "strip" }, h("strong", {}, "Boats to place:"), hand) : null,
       drawBoard(view), drawTracks(view),
       h("div", { class: "mats" }, ...view.mats.map((mat, seat) => drawMat(mat, seat, context))));
@@ -213,11 +230,29 @@ export default {
 
   prompt(view, legal) {
     const kinds = new Set(legal.map((a) => a.kind));
+    const power = kinds.has("use_power") ? " You may also use your fleet tile's power (button below)." : "";
+    return this.step(kinds, legal) + power;
+  },
+
+  step(kinds, legal) {
+    const goOn = ["stop_placing", "stop_collecting", "skip_collect_build", "end_turn", "no_recruit", "end_trade"];
+    // A step with nothing to do waits here only because the fleet power could open it (R41).
+    if (kinds.has("use_power") && legal.every((a) => a.kind === "use_power" || goOn.includes(a.kind))) return "nothing to do at this step without the fleet power: use the power, or go on.";
     if (kinds.has("fleet")) return "take a fleet tile.";
     if (kinds.has("buy") || kinds.has("sell")) return "trade a boat with the reserve, or end trading.";
     if (kinds.has("place")) return "click a boat of your hand, then the spot for it.";
     if (kinds.has("collect") || kinds.has("build")) return "collect a culture token from an island, or click a building, then the island to build on.";
     if (kinds.has("recruit")) return "recruit a specialist, or none.";
+    if (kinds.has("keep")) return "choose the boats to keep in your harbour.";
+    if (kinds.has("pay")) return "choose how to pay for the specialist.";
+    if (kinds.has("swap_token_from") || kinds.has("swap_token_to")) return "fleet power: click the islands whose culture tokens swap.";
+    if (kinds.has("sacred_ground")) return "fleet power: click the island for the sacred ground.";
+    if (kinds.has("move_from")) return "fleet power: click the boat to move.";
+    if (kinds.has("move_to")) return "fleet power: click the spot it moves to.";
+    if (kinds.has("swap_boat_from") || kinds.has("swap_boat_to")) return "fleet power: click the boats to swap.";
+    if (kinds.has("remove_boat")) return "fleet power: click the boat to remove.";
+    if (kinds.has("preview_swap") || kinds.has("preview_keep") || kinds.has("preview_return")) return "fleet power: choose what to do with the building tiles you looked at.";
+    if (kinds.has("end_turn")) return "end your turn.";
     return "choose a move.";
   },
 
