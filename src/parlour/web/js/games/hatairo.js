@@ -15,6 +15,7 @@ const SEATS = { Red: "#d62828", Yellow: "#e0a100", Blue: "#1d4ed8", Green: "#2a9
 const CARD_W = 96;
 const CARD_H = 66;
 let FLAGS = {};
+let FLAG_ORDER = []; // the engine's flag ids are rows of flags.csv, in order
 
 function flagCard(name, x, y, { dim = false } = {}) {
   const flag = FLAGS[name];
@@ -135,6 +136,13 @@ export default {
   async prepare(summary) {
     const rows = await gameData(summary.game, "flags.csv");
     FLAGS = Object.fromEntries(rows.map((row) => [row.name, row]));
+    FLAG_ORDER = rows.map((row) => row.name);
+  },
+
+  /** The flag an event names (gained, reserved, completed, placed), marked until the next move. */
+  touched(event) {
+    const name = typeof event.flag === "number" ? FLAG_ORDER[event.flag] : null;
+    return name ? [`flag:${name}`] : [];
   },
 
   colour(view, seat) {
