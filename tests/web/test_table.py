@@ -161,3 +161,44 @@ def test_a_phone_sized_screen(server: Server, open_page: Callable[..., Any]) -> 
         assert overflow <= 1, f"{game}: the page is {overflow}px wider than a phone"
         screenshot(page, f"{game}-phone")
         page.context.close()
+
+
+def test_the_rules_of_every_game_open(server: Server, open_page: Callable[..., Any]) -> None:
+    """The Rules button of the lobby shows each game's rules doc (a 404 would be a console error)."""
+    page = open_page(server.url + "/")
+    for game in ("hatflings", "hanbok_runway", "hatairo", "yamatai"):
+        page.select_option("#game", game)
+        page.click("#rules")
+        page.wait_for_selector("#rules-body h1, #rules-body h2, #rules-body h3, #rules-body .error")
+        assert "Loading" not in page.inner_text("#rules-body")
+        assert not page.locator("#rules-body .error").count(), page.inner_text("#rules-body")
+        page.keyboard.press("Escape")
+
+
+DRAW_WITH = """async ([game, extra]) => {
+  const module = (await import(`/js/games/${game}.js`)).default;
+  const table = new URLSearchParams(location.search).get("table");
+  const summary = await (await fetch(`/api/tables/${table}`)).json();
+  if (module.prepare) await module.prepare(summary);
+  const message = await (await fetch(`/api/tables/${table}/state`)).json();
+  const names = summary.seats.map((_, i) => `seat ${i}`);
+  const view = {...message.view, ...extra};
+  const drawn = module.draw(view, {seat: 0, seats: summary.seats, names, colours: [], toMove: view.to_move});
+  return {text: drawn.textContent, discarding: drawn.querySelectorAll(".discarding").length};
+}"""
+
+
+def test_repetition_and_cards_being_discarded_are_shown(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hatflings", ["random"])
+    plain = page.evaluate(DRAW_WITH, ["hatflings", {}])
+    assert "has come up" not in plain["text"]
+    twice = page.evaluate(DRAW_WITH, ["hatflings", {"position_seen": 2}])
+    assert "has come up 2 times: once more and the dance ends" in twice["text"]
+
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hanbok_runway", ["random"])
+    named = {"to_move": 0, "discarding": {"style": {"oval": 1}, "fabric": {"green/red": 2}}}
+    drawn = page.evaluate(DRAW_WITH, ["hanbok_runway", named])
+    assert drawn["discarding"] == 2
+    assert page.evaluate(DRAW_WITH, ["hanbok_runway", {"to_move": 0}])["discarding"] == 0

@@ -66,7 +66,7 @@ function createForm(list, onCreated) {
   const summary = h("p", { class: "muted summary" });
   const name = h("input", { id: "your-name", name: "name", type: "text", value: localStorage.getItem("parlour.name") || "", placeholder: "your name", required: true, maxlength: 40 });
   const status = h("p", { class: "status", role: "status" });
-  const rules = h("button", { type: "button", class: "link" }, "Rules");
+  const rules = h("button", { type: "button", class: "link", id: "rules" }, "Rules");
 
   const current = () => list.find((g) => g.name === gameSelect.value);
   function refreshGame() {
