@@ -27,6 +27,8 @@ app = typer.Typer(
 console = Console()
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+MAX_SEED = 2**53 - 1
+"""Seeds stay below 2**53 so that a record's seed survives any JSON reader (a browser's included)."""
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -67,7 +69,9 @@ def play(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="the game to play, e.g. hatflings")],
     seats: Annotated[str, typer.Option(help="who sits at each seat: human or an agent spec, comma-separated")] = "",
-    seed: Annotated[int | None, typer.Option(help="seed of the game (random if not given)")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, max=MAX_SEED, help="seed of the game (random if not given)")
+    ] = None,
     players: PlayersOpt = None,
     option: OptionPairs = [],  # noqa: B006 - Typer reads the default
     record: Annotated[Path | None, typer.Option(help="save the game's record to this file when it ends")] = None,
@@ -128,7 +132,7 @@ def bench(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="the game to measure")],
     seconds: Annotated[float, typer.Option(min=0.1, max=86400, help="how long to run")] = 10.0,
-    seed: Annotated[int, typer.Option(help="seed of the first game")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="seed of the first game")] = 0,
     players: PlayersOpt = None,
     option: OptionPairs = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,

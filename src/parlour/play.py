@@ -46,7 +46,7 @@ class Table:
 
 def seat_table(game: Game, seats: Sequence[str], seed: int) -> Table:
     """Check the seat list against the game and make the bots; raises InvalidOption."""
-    seats = [who.strip() for who in seats]
+    seats = [HUMAN if who.strip().lower() == HUMAN else who.strip() for who in seats]
     if len(seats) != game.num_players:
         given = ",".join(seats)
         count = game.num_players

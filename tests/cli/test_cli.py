@@ -209,3 +209,14 @@ def test_simulate_names_an_out_folder_that_cannot_be_made(tmp_path: Path) -> Non
     blocker.write_text("")
     result = runner.invoke(app, ["simulate", "nim", "--games", "1", "--workers", "1", "--out", str(blocker / "run")])
     assert result.exit_code == 2 and f"cannot create the folder {blocker / 'run'}" in result.output
+
+
+@pytest.mark.parametrize("seed", ["-5", str(2**53)])
+def test_play_refuses_a_seed_a_record_could_not_keep(seed: str) -> None:
+    result = runner.invoke(app, ["play", "nim", "--seed", seed], input="quit\n")
+    assert result.exit_code == 2 and "--seed" in result.output
+
+
+def test_a_seat_named_human_in_capitals_is_a_person() -> None:
+    table = seat_table(parlour.load_game("nim"), ["Human", " RANDOM "], seed=1)
+    assert table.humans == [0] and list(table.agents) == [1]
