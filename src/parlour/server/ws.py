@@ -116,7 +116,6 @@ class Connection:
         if not self.limit.allow():
             self._drop()
             return None
-        self.window = 0.0
         text = frame.get("text")
         if text is None:
             self.client.error("bad_frame", "send JSON as text frames, not binary")
