@@ -222,7 +222,8 @@ class TerminalSession:
         elif word == "board":
             self.say(state.render(state.current_player()))
         elif word == "hint":
-            self.say(hint(state, seconds=HINT_SECONDS)[1])
+            action, text = hint(state, seconds=HINT_SECONDS)
+            self.say(f"{text}\nType {state.legal_actions().index(action) + 1} to play it.")
         elif word == "save" and not rest.strip():
             self.say("save needs a file name: save FILE")
         elif word == "save":

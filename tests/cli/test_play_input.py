@@ -79,3 +79,11 @@ def test_a_hand_over_shows_again_the_public_moves_the_clearing_wiped() -> None:
     assert recaps and any("seat 1 (random): moved" in recap for recap in recaps)
     labels = {table.state.game.actions[i].label for i in table.state.history}
     assert not any(label in recap for recap in recaps for label in labels)  # words of a move may be secret
+
+
+def test_a_hint_says_which_number_plays_it() -> None:
+    said = said_after(["hint", "quit"])
+    hinted = next(line for line in said if line.startswith("Hint:")).splitlines()
+    number = int(hinted[-1].removeprefix("Type ").removesuffix(" to play it."))
+    legal = parlour.load_game("nim", stones=9).new_state(seed=3).legal_actions()
+    assert hinted[0].startswith(f"Hint: {legal[number - 1].label} ")
