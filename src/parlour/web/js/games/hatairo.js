@@ -23,11 +23,12 @@ function flagCard(name, x, y, { dim = false } = {}) {
   if (flag) {
     const bands = flag.required_pigments.split("|");
     const bw = (CARD_W - 12) / bands.length;
-    bands.forEach((pigment, i) => parts.push(s("rect", { x: x + 6 + i * bw, y: y + 6, width: bw, height: 30, fill: PIGMENT[pigment] || "#ccc" })));
-    parts.push(s("rect", { x: x + 6, y: y + 6, width: CARD_W - 12, height: 30, fill: "none", stroke: "#0003" }));
-    parts.push(s("circle", { cx: x + CARD_W - 12, cy: y + 48, r: 7, fill: PIGMENT[flag.bonus_pigment], stroke: "#0006" }));
-    parts.push(s("text", { x: x + 8, y: y + 52, "font-size": 12, "font-weight": 700, fill: "#2b2622", text: `${flag.vp} VP` }));
-    parts.push(s("text", { x: x + 40, y: y + 52, "font-size": 9, fill: "#6f655b", text: flag.topography }));
+    // Pigment bands, then the topography and the VP on lines of their own so they never overlap.
+    bands.forEach((pigment, i) => parts.push(s("rect", { x: x + 6 + i * bw, y: y + 5, width: bw, height: 24, fill: PIGMENT[pigment] || "#ccc" })));
+    parts.push(s("rect", { x: x + 6, y: y + 5, width: CARD_W - 12, height: 24, fill: "none", stroke: "#0003" }));
+    parts.push(s("circle", { cx: x + CARD_W - 13, cy: y + 44, r: 7, fill: PIGMENT[flag.bonus_pigment], stroke: "#0006" }));
+    parts.push(s("text", { x: x + 7, y: y + 39, "font-size": 9, fill: "#6f655b", text: flag.topography }));
+    parts.push(s("text", { x: x + 7, y: y + 52, "font-size": 12, "font-weight": 700, fill: "#2b2622", text: `${flag.vp} VP` }));
   }
   parts.push(s("text", { x: x + CARD_W / 2, y: y + CARD_H - 4, "text-anchor": "middle", "font-size": name.length > 16 ? 8 : 10, fill: "#2b2622", text: name.length > 22 ? name.slice(0, 21) + "…" : name }));
   parts.push(s("rect", { class: "hit", x: x - 2, y: y - 2, width: CARD_W + 4, height: CARD_H + 4, rx: 8 }));
@@ -184,7 +185,7 @@ export default {
     if (kind === "flag") return a;
     if (kind === "area") return `your ${a}`;
     if (kind === "cell") return `gallery row ${Number(a) + 1} column ${Number(b) + 1}`;
-    if (kind === "topo") return `a ${a} topography tile`;
+    if (kind === "topo") return `the ${a} topography tile`;
     if (kind === "tcol") return `under column ${Number(a) + 1}`;
     if (kind === "motif") return `the ${a} motif`;
     if (kind === "space") return `motif space ${Number(a) + 1}`;
