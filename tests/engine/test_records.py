@@ -63,3 +63,27 @@ def test_a_good_record_round_trips_through_a_file(tmp_path: Path) -> None:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record()))
     assert verify(load(path)).history == verify(record()).history
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "is empty"),
+        (" \n", "is empty"),
+        ('{"game": "nim", "options": {', "ends before its JSON is complete"),
+        ('{"game": "ni', "ends before its JSON is complete"),
+        ('{"game": "nim"}\n{"game": "nim"}\n', "holds several JSON values"),
+        ('{"game": nim}', "line 1, column 10"),
+    ],
+)
+def test_load_says_what_is_wrong_with_the_text(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=message):
+        load(path)
+
+
+def test_a_byte_order_mark_is_no_damage(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(record()).encode())
+    assert verify(load(path)).history == verify(record()).history

@@ -166,15 +166,24 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def load(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # an editor's byte-order mark is no damage
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not a text file") from None
+    if not text.strip():
+        raise RecordError(f"{path} is empty")
     try:
         record = json.loads(text, object_pairs_hook=_no_repeated_keys)
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path} is not valid JSON (line {error.lineno}: {error.msg})") from None
+        if error.msg == "Extra data" and text.lstrip().startswith("{"):
+            raise RecordError(
+                f"{path} holds several JSON values (one record a line, like an arena's records.jsonl?);"
+                f" a record file holds one: save one line, e.g. sed -n {error.lineno}p {path} > game.json"
+            ) from None
+        if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
+            raise RecordError(f"{path} ends before its JSON is complete (was the file cut short?)") from None
+        raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
     except RecursionError:
         raise RecordError(f"{path} nests its JSON too deeply to be a record") from None
     except RecordError as error:
