@@ -183,7 +183,8 @@ def load(path: str | Path) -> dict[str, Any]:
             ) from None
         if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
             raise RecordError(f"{path} ends before its JSON is complete (was the file cut short?)") from None
-        raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+        where = f"line {error.lineno}, column {error.colno}"
+        raise RecordError(f"{path} is not valid JSON ({where}: {error.msg})") from None
     except RecursionError:
         raise RecordError(f"{path} nests its JSON too deeply to be a record") from None
     except RecordError as error:
