@@ -189,9 +189,9 @@ class HatflingsState(State):
         if phase == DANCE:
             ids = self._dance_ids()
         elif phase == PIG_MOVE:
-            ids = [self.game.pig_ids[s] for s in NEIGHBOURS[self.pig] if self._is_empty(s)]
+            ids = list(map(self.game.pig_ids.__getitem__, self._empty_around(self.pig)))
         elif phase == PUDDLE_CHOICE:
-            ids = [self.game.puddle_ids[s] for s in NEIGHBOURS[self.lander] if self._is_empty(s)]
+            ids = list(map(self.game.puddle_ids.__getitem__, self._empty_around(self.lander)))
         elif phase == SCENE:
             ids = self._scene_ids()
         elif phase == PIG_SETUP:
@@ -263,9 +263,10 @@ class HatflingsState(State):
                 ids.extend(table[s] for s in squares)
         return ids
 
-    def _is_empty(self, s: int) -> bool:
-        """Nothing at all on the square: no halfling, no scenery, no pig."""
-        return not self.hat[s] and not self.scenery[s] and s != self.pig
+    def _empty_around(self, s: int) -> list[int]:
+        """The squares next to `s` with nothing at all on them: no halfling, no scenery, no pig."""
+        hat, scenery, pig = self.hat, self.scenery, self.pig
+        return [n for n in NEIGHBOURS[s] if not hat[n] and not scenery[n] and n != pig]
 
     def _is_free(self, s: int) -> bool:
         """No halfling, tree, column, puddle or pig (an unoccupied box or barrel is free)."""
@@ -294,7 +295,7 @@ class HatflingsState(State):
         self.hat[s] = halfling(kind, c)
         if kind == FIREBUG:
             self._firebug_blast(s, events)
-        elif kind == CLUMSY and self.puddle_supply and any(self._is_empty(n) for n in NEIGHBOURS[s]):
+        elif kind == CLUMSY and self.puddle_supply and self._empty_around(s):
             self.phase = PUDDLE_CHOICE
             self.lander = s
             return events
@@ -392,7 +393,7 @@ class HatflingsState(State):
         """L4 and L5: hat changes around the lander, then the pig if it is next door."""
         self._change_hats(s, events)
         pig = self.pig
-        if NEIGHBOUR_MASK[s] >> pig & 1 and any(self._is_empty(n) for n in NEIGHBOURS[pig]):
+        if NEIGHBOUR_MASK[s] >> pig & 1 and self._empty_around(pig):
             self.phase = PIG_MOVE
             self.lander = s
             return events
@@ -485,11 +486,13 @@ class HatflingsState(State):
     def _dry_puddles(self, c: int, events: list[Event]) -> None:
         """R20: a captain's puddles go back to the supply as their next turn starts."""
         mine = PUDDLE + c
-        for s in SQUARES:
-            if self.scenery[s] == mine:
-                self.scenery[s] = EMPTY
-                self.puddle_supply += 1
-                events.append(told.puddle_dried(s))
+        layout = bytes(self.scenery)  # searched in C, not square by square; also accepts lists
+        s = layout.find(mine)
+        while s >= 0:
+            self.scenery[s] = EMPTY
+            self.puddle_supply += 1
+            events.append(told.puddle_dried(s))
+            s = layout.find(mine, s + 1)
 
     def _start_turn(self, events: list[Event]) -> list[Event]:
         """T1: the dance ends if the captain cannot act (R22), or by the loop guard (R25)."""
