@@ -59,7 +59,7 @@ def choose(state: State, entry: str) -> Action:
     """The action a person's entry names: a number from the list or a label. Raises IllegalAction."""
     legal = state.legal_actions()
     text = entry.strip()
-    if text.removeprefix("-").isdigit():
+    if text.removeprefix("-").isdigit() and text.isascii():  # "²" is a digit to Python but no number
         number = int(text)
         if not 1 <= number <= len(legal):
             raise IllegalAction(f"there is no move {number}; choose 1 to {len(legal)}")

@@ -87,3 +87,10 @@ def test_a_hint_says_which_number_plays_it() -> None:
     number = int(hinted[-1].removeprefix("Type ").removesuffix(" to play it."))
     legal = parlour.load_game("nim", stones=9).new_state(seed=3).legal_actions()
     assert hinted[0].startswith(f"Hint: {legal[number - 1].label} ")
+
+
+@pytest.mark.parametrize("entry", ["²", "١"])
+def test_a_digit_that_is_no_ascii_number_is_refused_not_a_crash(entry: str) -> None:
+    state = parlour.load_game("nim", stones=9).new_state(seed=1)
+    with pytest.raises(IllegalAction, match="no action called"):
+        choose(state, entry)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import parlour
-from parlour.engine.errors import RecordError
+from parlour.engine.errors import InvalidOption, RecordError
 from parlour.engine.records import full_record, load, verify
 from parlour.engine.registry import register
 
@@ -87,3 +87,10 @@ def test_a_byte_order_mark_is_no_damage(tmp_path: Path) -> None:
     path = tmp_path / "record.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(record()).encode())
     assert verify(load(path)).history == verify(record()).history
+
+
+@pytest.mark.parametrize("text", ["1_0", " 7", "+7", "٣", "7.0", ""])
+def test_an_integer_option_takes_plain_digits_only(text: str) -> None:
+    with pytest.raises(InvalidOption, match="stones takes int"):
+        parlour.load_game("nim", stones=text)
+    assert parlour.load_game("nim", stones="7").options["stones"] == 7

@@ -6,6 +6,7 @@ given against them, so a wrong name, type or value is refused before any state e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -65,11 +66,9 @@ class Option:
                 raise wrong
             if isinstance(value, int):
                 return value
-            if isinstance(value, str):
-                try:
-                    return int(value)
-                except ValueError:
-                    raise wrong from None
+            # Plain decimal digits only: int() would also take "1_000", " 7 " and non-ASCII digits.
+            if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value):
+                return int(value)
             raise wrong
         if not isinstance(value, self.type):
             raise wrong
