@@ -60,17 +60,23 @@ def choose(state: State, entry: str) -> Action:
     legal = state.legal_actions()
     text = entry.strip()
     if text.removeprefix("-").isdigit() and text.isascii():  # "²" is a digit to Python but no number
-        number = int(text)
+        # Python refuses to convert thousands of digits; any number that long is out of range anyway.
+        number = int(text) if len(text) < 20 else len(legal) + 1
         if not 1 <= number <= len(legal):
-            raise IllegalAction(f"there is no move {number}; choose 1 to {len(legal)}")
+            raise IllegalAction(f"there is no move {_shorten(text)}; choose 1 to {len(legal)}")
         return legal[number - 1]
     try:
         action = state.game.action(text)
-    except IllegalAction as error:
-        raise IllegalAction(str(error) + _suggest(text, legal)) from None
+    except IllegalAction:
+        unknown = f"{state.game.name} has no action called {_shorten(text, 60)!r}"
+        raise IllegalAction(unknown + _suggest(text, legal)) from None
     if action not in legal:
         raise IllegalAction(state.why_illegal(action))
     return action
+
+
+def _shorten(text: str, most: int = 24) -> str:
+    return text if len(text) <= most else text[:most] + "…"
 
 
 def _suggest(text: str, legal: Sequence[Action]) -> str:

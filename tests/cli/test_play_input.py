@@ -94,3 +94,11 @@ def test_a_digit_that_is_no_ascii_number_is_refused_not_a_crash(entry: str) -> N
     state = parlour.load_game("nim", stones=9).new_state(seed=1)
     with pytest.raises(IllegalAction, match="no action called"):
         choose(state, entry)
+
+
+def test_a_number_of_thousands_of_digits_is_out_of_range_not_a_crash() -> None:
+    state = parlour.load_game("nim", stones=9).new_state(seed=1)
+    with pytest.raises(IllegalAction, match=r"there is no move 9{24}…; choose 1 to 3"):
+        choose(state, "9" * 5000)
+    with pytest.raises(IllegalAction, match=r"has no action called 'xxxx.*…'$"):
+        choose(state, "x" * 5000)

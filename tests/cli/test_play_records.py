@@ -70,3 +70,10 @@ def test_a_record_that_cannot_go_where_asked_is_kept_elsewhere(tmp_path: Path, m
     spare = list((tmp_path / "spare").glob("parlour-nim-3-*.json"))
     assert len(spare) == 1 and len(verify(json.loads(spare[0].read_text())).history) == 2
     assert any(str(spare[0]) in line for line in said)
+
+
+def test_save_refuses_a_name_the_system_cannot_take(tmp_path: Path) -> None:
+    said, play = session(["save bad\0name.json", f"save {tmp_path / ('x' * 300)}", "quit"])
+    assert play.run() == 0
+    refusals = [line for line in said if line.startswith("Not saved")]
+    assert len(refusals) == 2 and "NUL character" in refusals[0]

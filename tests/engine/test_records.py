@@ -94,3 +94,8 @@ def test_an_integer_option_takes_plain_digits_only(text: str) -> None:
     with pytest.raises(InvalidOption, match="stones takes int"):
         parlour.load_game("nim", stones=text)
     assert parlour.load_game("nim", stones="7").options["stones"] == 7
+
+
+def test_an_integer_option_of_thousands_of_digits_is_refused() -> None:
+    with pytest.raises(InvalidOption, match="stones takes int"):
+        parlour.load_game("nim", stones="9" * 5000)

@@ -67,7 +67,7 @@ class Option:
             if isinstance(value, int):
                 return value
             # Plain decimal digits only: int() would also take "1_000", " 7 " and non-ASCII digits.
-            if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value):
+            if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,18}", value):  # longer: no option's range
                 return int(value)
             raise wrong
         if not isinstance(value, self.type):

@@ -123,6 +123,8 @@ def check_writable(path: str | Path, state: State | None = None) -> Path:
     An existing file may be replaced only by a later save of the same game (`state`), so saving
     the game again as it goes on is allowed but another game or another file is never overwritten.
     """
+    if "\0" in str(path):
+        raise RecordError(f"{str(path)!r} is no file name (it holds a NUL character)")
     path = Path(path)
     if path.is_dir():
         raise RecordError(f"{path} is a folder; give a file name for the record")
