@@ -13,10 +13,16 @@ from .positions import skim_position
 
 def test_hint_names_the_winning_move_and_explains_it() -> None:
     state = parlour.load_game("nim", stones=7).new_state(0)
-    action, explanation = hint(state, seconds=0.2)
+    action, explanation = hint(state, iterations=300)
     assert action.label == "take 3"
     assert explanation.startswith("Hint: take 3")
     assert "simulations" in explanation and "next best" in explanation
+
+
+def test_a_time_budget_gives_a_legal_hint() -> None:
+    state = parlour.load_game("nim", stones=9).new_state(0)
+    action, explanation = hint(state, seconds=0.05)
+    assert action in state.legal_actions() and explanation.startswith(f"Hint: {action.label}")
 
 
 def test_hint_for_a_single_legal_move_says_so() -> None:

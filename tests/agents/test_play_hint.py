@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 import parlour
+from parlour import play
+from parlour.agents import hint
 from parlour.cli import app
 from parlour.play import TerminalSession, seat_table
 
 
-def test_typing_hint_shows_the_bots_move_and_changes_nothing() -> None:
+def test_typing_hint_shows_the_bots_move_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The session thinks for HINT_SECONDS; a fixed number of simulations keeps the test independent
+    # of how busy the machine is.
+    monkeypatch.setattr(play, "hint", lambda state, seconds: hint(state, iterations=300))
     said: list[str] = []
     entries = iter(["hint", "take 3"])
 
