@@ -235,11 +235,34 @@ def serve(
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts."""
+    if log_level.lower() not in LOG_LEVELS:
+        raise fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
+    _check_listening_address(host, port)
     try:
         from parlour.server import Settings, run
     except ImportError as error:
         raise fail(f"the server needs the server extra (pip install 'parlour[server]'): {error}", 1) from None
-    run(Settings(db=db, bot_delay=bot_delay), host=host, port=port, log_level=log_level)
+    run(Settings(db=db, bot_delay=bot_delay), host=host, port=port, log_level=log_level.lower())
+
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _check_listening_address(host: str, port: int) -> None:
+    """Refuse an address the server could not listen on before anything starts (the server would only log it)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        raise fail(f"--host {host}: no such address on this machine ({error})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise fail(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
 def _changed_options(game: Game) -> str:

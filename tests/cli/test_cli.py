@@ -220,3 +220,18 @@ def test_play_refuses_a_seed_a_record_could_not_keep(seed: str) -> None:
 def test_a_seat_named_human_in_capitals_is_a_person() -> None:
     table = seat_table(parlour.load_game("nim"), ["Human", " RANDOM "], seed=1)
     assert table.humans == [0] and list(table.agents) == [1]
+
+
+def test_serve_refuses_what_it_could_not_run_with_before_starting() -> None:
+    import socket
+
+    result = runner.invoke(app, ["serve", "--log-level", "loud"])
+    assert result.exit_code == 2 and "--log-level must be one of" in result.output
+    result = runner.invoke(app, ["serve", "--host", "999.1.1.1"])
+    assert result.exit_code == 2 and "no such address" in result.output
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output
