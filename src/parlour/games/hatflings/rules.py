@@ -571,6 +571,14 @@ class HatflingsState(State):
     # --- copies, views, text ----------------------------------------------------------------------
 
     def clone(self) -> HatflingsState:
+        return self._twin(self.rng.clone())
+
+    def determinize(self, seat: int, rng: Rng) -> HatflingsState:
+        """Everything is in view except the barrel's future tosses, so only the generator is re-drawn."""
+        return self._twin(Rng(rng.next64()))
+
+    def _twin(self, rng: Rng) -> HatflingsState:
+        """An independent copy with generator `rng` (search makes one per iteration, so no copy.deepcopy)."""
         twin = HatflingsState.__new__(HatflingsState)
         self._copy_base_into(twin)
         twin.hat = self.hat.copy()
@@ -578,7 +586,7 @@ class HatflingsState(State):
         twin.specials = self.specials.copy()
         twin.objects_left = self.objects_left.copy()
         twin.seen = self.seen.copy()
-        twin.rng = self.rng.clone()
+        twin.rng = rng
         twin.pig, twin.pool, twin.puddle_supply = self.pig, self.pool, self.puddle_supply
         twin.scene_left, twin.started, twin.captain, twin.mover = (
             self.scene_left,
@@ -590,12 +598,6 @@ class HatflingsState(State):
         twin.repeats = self.repeats
         # The cached legal lists are never mutated, so the twin may share them.
         twin._legal, twin._legal_ids = self._legal, self._legal_ids
-        return twin
-
-    def determinize(self, seat: int, rng: Rng) -> HatflingsState:
-        """Everything is in view except the barrel's future tosses, so only the generator is re-drawn."""
-        twin = self.clone()
-        twin.rng = Rng(rng.next64())
         return twin
 
     def view(self, seat: int | None) -> dict[str, Any]:
