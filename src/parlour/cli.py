@@ -16,7 +16,7 @@ from typer._click import exceptions as click_errors  # Typer's own copy of click
 from parlour.agents import split_specs
 from parlour.engine.errors import ParlourError, RecordError
 from parlour.engine.game import Game
-from parlour.engine.registry import game_class, game_classes
+from parlour.engine.registry import broken_games, game_class, game_classes
 
 app = typer.Typer(
     help="parlour: Hatairo, Hatflings!, Hanbok Runway and Yamataï — play, simulate, analyse.",
@@ -58,6 +58,11 @@ def games() -> None:
         options = "\n".join(option.describe() for option in cls.options_spec if option.name != "players")
         table.add_row(name, cls.title, players, options)
     console.print(table)
+    broken = broken_games()
+    for problem in broken.values():
+        fail(problem)
+    if broken:
+        raise typer.Exit(1)
 
 
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]

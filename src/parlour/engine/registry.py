@@ -8,10 +8,12 @@ import importlib
 import pkgutil
 from typing import Any
 
-from parlour.engine.errors import InvalidOption
+from parlour.engine.errors import DataError, InvalidOption
 from parlour.engine.game import Game
 
 _GAMES: dict[str, type[Game]] = {}
+_BROKEN: dict[str, str] = {}
+"""Games whose package failed to load because of a damaged data file, with the reason."""
 
 
 def _discover() -> dict[str, type[Game]]:
@@ -19,7 +21,12 @@ def _discover() -> dict[str, type[Game]]:
         import parlour.games
 
         for module in pkgutil.iter_modules(parlour.games.__path__):
-            package = importlib.import_module(f"parlour.games.{module.name}")
+            try:
+                package = importlib.import_module(f"parlour.games.{module.name}")
+            except DataError as error:
+                # One game's damaged data file must not take every other game down with it.
+                _BROKEN[module.name] = f"{module.name} cannot be loaded, a data file is damaged: {error}"
+                continue
             game_class = getattr(package, "GAME", None)
             if game_class is not None:
                 _GAMES[game_class.name] = game_class
@@ -31,9 +38,17 @@ def game_classes() -> dict[str, type[Game]]:
     return dict(sorted(_discover().items()))
 
 
+def broken_games() -> dict[str, str]:
+    """The games that could not be loaded, each with the data error that stopped it."""
+    _discover()
+    return dict(sorted(_BROKEN.items()))
+
+
 def game_class(name: str) -> type[Game]:
     games = _discover()
     key = name.strip().lower().replace("-", "_")
+    if key in _BROKEN:
+        raise DataError(_BROKEN[key])
     if key not in games:
         raise InvalidOption(f"no game called {name!r} (games: {', '.join(sorted(games))})")
     return games[key]
