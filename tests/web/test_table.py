@@ -202,3 +202,24 @@ def test_repetition_and_cards_being_discarded_are_shown(server: Server, open_pag
     drawn = page.evaluate(DRAW_WITH, ["hanbok_runway", named])
     assert drawn["discarding"] == 2
     assert page.evaluate(DRAW_WITH, ["hanbok_runway", {"to_move": 0}])["discarding"] == 0
+
+
+FOCUS_ON_MOVE = "document.activeElement && document.activeElement.matches('#board .target.legal, #choices button')"
+
+
+def test_keyboard_focus_follows_the_play(server: Server, open_page: Callable[..., Any]) -> None:
+    """Once on the board, Enter alone plays on: focus moves to what can be chosen next, turn after turn."""
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hatflings", ["random"])
+    page.wait_for_function(MY_TURN_OR_OVER)
+    page.locator("#board .target.legal").first.focus()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    before = page.locator("#log > li").count()
+    for _ in range(8):
+        page.wait_for_function(MY_TURN_OR_OVER)
+        if page.locator("#scores").count():
+            break
+        page.wait_for_function(FOCUS_ON_MOVE)
+        page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('#log > li').length >= {before + 6}")

@@ -125,6 +125,9 @@ class TablePage {
         }
       }
     });
+    // Focus follows the play only for someone using the keyboard (a mouse user's page must not jump).
+    document.addEventListener("keydown", () => (this.byKeyboard = true), true);
+    document.addEventListener("pointerdown", () => (this.byKeyboard = false), true);
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && !document.getElementById("rules-dialog").open) this.back();
     });
@@ -213,8 +216,12 @@ class TablePage {
     this.status.classList.toggle("mine", Boolean(mine));
 
     const context = { seat: this.seat, seats, colours: COLOURS, names: seats.map((_, i) => seatName(seats, i)), toMove: message.to_move };
+    // A keyboard player whose focus was on the board or a move button keeps it there after the redraw.
+    const focused = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement) || this.keepFocus;
+    this.keepFocus = focused && !mine;
     clear(this.board).append(this.module.draw(message.view, context));
     this.decorate();
+    if (focused && mine) this.focusNext();
     this.renderMoves();
     clear(this.players).append(h("h2", {}, "Players"), h("ul", {}, ...seats.map((seat, i) =>
       h("li", { class: i === message.to_move ? "to-move" : "" }, h("span", { class: "swatch", style: `background:${(this.module.colour && this.module.colour(message.view, i)) || COLOURS[i]}` }), seatName(seats, i), i === this.seat ? " — you" : ""))));
@@ -261,6 +268,14 @@ class TablePage {
     this.backButton.disabled = !this.picker.selection.length;
   }
 
+  /** Focus the first thing that can be chosen next: a highlighted target, else a step or move button. */
+  focusNext() {
+    if (!this.byKeyboard) return;
+    const next = this.board.querySelector(".target.legal") || this.choices.querySelector("button");
+    if (next) next.focus();
+    else this.keepFocus = true;
+  }
+
   renderMoves() {
     const legal = this.picker.legal;
     clear(this.moveSelect).append(...legal.map((a) => h("option", { value: a.id }, cap(a.label))));
@@ -290,7 +305,11 @@ class TablePage {
   }
 
   refreshStep() {
+    const focused = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement);
     this.decorate();
+    const chosen = document.activeElement && document.activeElement.classList && document.activeElement.classList.contains("chosen");
+    // After a step by keyboard, move on to the next thing to choose (a step button may have been replaced).
+    if (focused && (chosen || !document.activeElement || document.activeElement === document.body)) this.focusNext();
     this.status.textContent = "Your turn: " + this.stepPrompt();
   }
 
@@ -332,6 +351,7 @@ class TablePage {
       this.showExplain("Reconnecting to the server… try again in a moment.");
       return;
     }
+    this.keepFocus = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement);
     this.socket.send(JSON.stringify({ type: "act", action: action.id, version: this.version }));
     this.picker.reset([]);
     this.decorate();

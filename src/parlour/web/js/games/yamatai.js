@@ -195,7 +195,7 @@ export default {
     return h("div", { class: "yamatai" },
       h("p", { class: "muted" }, `Round ${view.round} · turn order ${order} · phase: ${turn.phase || "–"}${turn.fleet_tile ? ` · fleet tile ${turn.fleet_tile}` : ""} · reserve ${RESOURCES.map((r) => `${r} ${view.reserve[r]}`).join(", ")} · sacred ground ${view.sacred_ground_left}${view.end_reason ? ` · ended: ${view.end_reason}` : ""}`),
       powerNote(view, context),
-      hand ? h("div", { class: "strip" }, h("strong", {}, "Boats to place:"), hand) : null,
+      hand ? h("div", { class: "strip" }, h("strong", {}, { "place boats": "Boats to place:", trade: "Boats in hand (placed after trading):" }[turn.phase] || "Boats left in hand:"), hand) : null,
       drawBoard(view), drawTracks(view),
       h("div", { class: "mats" }, ...view.mats.map((mat, seat) => drawMat(mat, seat, context))));
   },
