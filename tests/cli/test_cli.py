@@ -235,3 +235,8 @@ def test_serve_refuses_what_it_could_not_run_with_before_starting() -> None:
         port = busy.getsockname()[1]
         result = runner.invoke(app, ["serve", "--port", str(port)])
     assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_an_agent_parameter_given_twice_is_refused() -> None:
+    result = runner.invoke(app, ["play", "nim", "--seats", "human,mcts:iterations=5,iterations=6"])
+    assert result.exit_code == 2 and "iterations is given twice" in result.output

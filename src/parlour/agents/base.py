@@ -55,6 +55,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, sep, value = part.partition("=")
             if not sep or not key.strip() or not value.strip():
                 raise AgentSpecError(f"agent spec {spec!r}: {part!r} is not key=value")
+            if key.strip() in params:
+                raise AgentSpecError(f"agent spec {spec!r}: {key.strip()} is given twice")
             params[key.strip()] = value.strip()
     return kind.strip().lower(), params
 
