@@ -46,6 +46,10 @@ export async function showReplay(app, tableId, startPly) {
     if (asked !== pending) return;
     const context = { seat: null, seats, colours: COLOURS, names: seats.map((_, i) => seatName(seats, i)), toMove: position.to_move };
     clear(board).append(module.draw(position.view, context));
+    // What this move touched is marked, as at a live table.
+    const events = ply > 0 ? log.steps[ply - 1].events || [] : [];
+    const touched = new Set(module.touched ? events.flatMap((event) => module.touched(event)) : []);
+    for (const node of board.querySelectorAll("[data-key]")) node.classList.toggle("last", touched.has(node.dataset.key));
     const step = position.step;
     where.textContent = ply === 0 ? `Start of the game (${plies} moves)` : `Move ${ply} of ${plies}: ${seatName(seats, step.actor)} — ${step.label}`;
     for (const entry of entries) entry.classList.toggle("current", Number(entry.dataset.ply) === ply);
