@@ -55,23 +55,24 @@ POSTGRES_URL = os.environ.get("PARLOUR_TEST_POSTGRES_URL", "")
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 
 
-def postgres_schema_url(base: str) -> str:
-    """A fresh schema of the test database for this test worker, and a URL that uses it."""
-    schema = "parlour_" + os.environ.get("PYTEST_XDIST_WORKER", "main")
+def run_sql(base: str, statement: str) -> None:
     engine = create_engine(database_url(base))
     with engine.begin() as connection:
-        connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
+        connection.execute(text(statement))
     engine.dispose()
-    return base + ("&" if "?" in base else "?") + f"options=-csearch_path%3D{schema}"
 
 
 @pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The `--db` value of a new, empty database."""
-    if request.param == "postgresql":
-        return postgres_schema_url(POSTGRES_URL)
-    return str(tmp_path / "parlour.sqlite")
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The `--db` value of a new, empty database: a SQLite file, or a PostgreSQL schema of this
+    test's own (named after the process, so that test runs sharing the server never collide)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "parlour.sqlite")
+        return
+    schema = f"parlour_{os.getpid()}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    run_sql(POSTGRES_URL, f"DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}")
+    yield POSTGRES_URL + ("&" if "?" in POSTGRES_URL else "?") + f"options=-csearch_path%3D{schema}"
+    run_sql(POSTGRES_URL, f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 def free_socket() -> socket.socket:
