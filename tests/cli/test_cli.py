@@ -240,3 +240,9 @@ def test_serve_refuses_what_it_could_not_run_with_before_starting() -> None:
 def test_an_agent_parameter_given_twice_is_refused() -> None:
     result = runner.invoke(app, ["play", "nim", "--seats", "human,mcts:iterations=5,iterations=6"])
     assert result.exit_code == 2 and "iterations is given twice" in result.output
+
+
+@pytest.mark.parametrize("games", ["1000000000", "99999999999999999999999"])
+def test_simulate_refuses_more_games_than_memory_can_list(games: str) -> None:
+    result = runner.invoke(app, ["simulate", "nim", "--games", games])
+    assert result.exit_code == 2 and "--games must be at most 10,000,000" in result.output

@@ -122,6 +122,9 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
+MAX_GAMES = 10_000_000
+
+
 def plan(
     game: str,
     agents: Sequence[str] | str,
@@ -140,6 +143,8 @@ def plan(
         raise ArenaError(f"--agents needs a comma-separated list of agents, one per seat, got {','.join(specs)!r}")
     if games < 1:
         raise ArenaError(f"--games must be at least 1, got {games}")
+    if games > MAX_GAMES:  # the runner lists the games to play: a billion would exhaust the memory first
+        raise ArenaError(f"--games must be at most {MAX_GAMES:,}, got {games:,}")
     if seed < 0:
         raise ArenaError(f"--seed must be zero or more, got {seed}")
     given = dict(options or {})
