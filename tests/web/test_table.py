@@ -155,6 +155,9 @@ def test_wrong_clicks_back_keyboard_hint_and_rules(server: Server, open_page: Ca
 def test_a_phone_sized_screen(server: Server, open_page: Callable[..., Any]) -> None:
     for game in ("hanbok_runway", "hatairo", "yamatai", "hatflings"):
         page = open_page(server.url + "/", viewport={"width": 390, "height": 844})
+        page.select_option("#game", game)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"the lobby with {game} chosen is {overflow}px wider than a phone"
         create_from_lobby(page, game, ["random"])
         page.wait_for_function(MY_TURN_OR_OVER)
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
