@@ -230,14 +230,14 @@ export default {
 
   prompt(view, legal) {
     const kinds = new Set(legal.map((a) => a.kind));
+    const goOn = ["stop_placing", "stop_collecting", "skip_collect_build", "no_recruit", "end_trade"];
+    // A step with nothing to do waits here only because the fleet power could open it (R41).
+    if (kinds.has("use_power") && legal.every((a) => a.kind === "use_power" || goOn.includes(a.kind))) return "nothing to do at this step unless your fleet tile's power opens it: use the power, or go on (buttons below).";
     const power = kinds.has("use_power") ? " You may also use your fleet tile's power (button below)." : "";
-    return this.step(kinds, legal) + power;
+    return this.step(kinds) + power;
   },
 
-  step(kinds, legal) {
-    const goOn = ["stop_placing", "stop_collecting", "skip_collect_build", "end_turn", "no_recruit", "end_trade"];
-    // A step with nothing to do waits here only because the fleet power could open it (R41).
-    if (kinds.has("use_power") && legal.every((a) => a.kind === "use_power" || goOn.includes(a.kind))) return "nothing to do at this step without the fleet power: use the power, or go on.";
+  step(kinds) {
     if (kinds.has("fleet")) return "take a fleet tile.";
     if (kinds.has("buy") || kinds.has("sell")) return "trade a boat with the reserve, or end trading.";
     if (kinds.has("place")) return "click a boat of your hand, then the spot for it.";
