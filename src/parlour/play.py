@@ -233,12 +233,13 @@ class TerminalSession:
         elif word == "save" and not rest.strip():
             self.say("save needs a file name: save FILE")
         elif word == "save":
+            name = _file_name(rest)
             try:
-                path = save(state, check_writable(rest.strip(), state))
+                path = save(state, check_writable(name, state))
             except RecordError as error:
                 self.say(f"Not saved: {error}")
             except OSError as error:
-                self.say(f"Not saved: cannot write {rest.strip()}: {error.strerror or error}")
+                self.say(f"Not saved: cannot write {name}: {error.strerror or error}")
             else:
                 self.say(f"Record saved to {path}")
         else:
@@ -260,6 +261,14 @@ class TerminalSession:
             self.say(f"Record saved to {fallback} instead")
         else:
             self.say(f"Record saved to {self.record_path}")
+
+
+def _file_name(typed: str) -> Path:
+    """A file name as a shell would read it: `~` is the home folder, surrounding quotes are not part of it."""
+    name = typed.strip()
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
+        name = name[1:-1]
+    return Path(name).expanduser()
 
 
 def _spare_path(state: State) -> Path:

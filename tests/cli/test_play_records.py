@@ -77,3 +77,11 @@ def test_save_refuses_a_name_the_system_cannot_take(tmp_path: Path) -> None:
     assert play.run() == 0
     refusals = [line for line in said if line.startswith("Not saved")]
     assert len(refusals) == 2 and "NUL character" in refusals[0]
+
+
+def test_save_reads_a_file_name_as_a_shell_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    said, play = session(["1", "save ~/first.json", "save 'my game.json'", "quit"])
+    monkeypatch.chdir(tmp_path)
+    play.run()
+    assert (tmp_path / "first.json").exists() and (tmp_path / "my game.json").exists(), said
