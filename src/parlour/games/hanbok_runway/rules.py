@@ -620,13 +620,17 @@ class HanbokRunwayState(State):
         """
         twin = self.clone()
         twin.rng = rng.spawn()
+        # Hidden things are sorted before they are shuffled, so the copy depends only on what
+        # `seat` sees and on `rng`, never on the order the hidden cards happen to lie in.
+        twin.style_deck.sort()
+        twin.fabric_deck.sort()
         shuffle(rng, twin.style_deck)
         shuffle(rng, twin.fabric_deck)
         per_colour = self.game.components.tokens_per_colour
         bit = 1 << seat
         for first in range(0, len(twin.value), per_colour):
             unknown = [t for t in range(first, first + per_colour) if not self.known[t] & bit]
-            values = [twin.value[t] for t in unknown]
+            values = sorted(twin.value[t] for t in unknown)
             shuffle(rng, values)
             for token, value in zip(unknown, values, strict=True):
                 twin.value[token] = value

@@ -980,14 +980,16 @@ class HatairoState(State):
         held: list[int] = []  # the other players' hidden cards
         for board in hidden_boards:
             held += board.hand + board.picks + board.atelier + board.palette_flags
-        known = [f for f in held if f in remembered]
-        unknown = [f for f in held if f not in remembered] + [f for f in twin.flag_supply if f not in returned]
+        # Sorted before shuffling: the copy must depend only on what `seat` sees and on `rng`, not
+        # on the order the hidden cards happen to lie in.
+        known = sorted(f for f in held if f in remembered)
+        unknown = sorted([f for f in held if f not in remembered] + [f for f in twin.flag_supply if f not in returned])
         rng.shuffle(unknown)
         # The remembered cards plus the first unknown ones make up the other players' hidden cards.
         split = len(held) - len(known)
         dealt = known + unknown[:split]
         rng.shuffle(dealt)
-        twin.flag_supply = unknown[split:] + own.returned
+        twin.flag_supply = unknown[split:] + sorted(own.returned)
         if returned:
             rng.shuffle(twin.flag_supply)
         for owner in hidden_seats:
@@ -1012,6 +1014,7 @@ class HatairoState(State):
             rng.shuffle(tiles)
             board.tiles = tiles[:laid] + [-1] * (len(board.tiles) - laid)
         for pile in twin.piles:
+            pile.sort()
             rng.shuffle(pile)
         twin.rng = Rng(rng.next64())
         twin._legal = None
