@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parlour.engine.data import read_csv
+from parlour.engine.data import check_keys, read_csv
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour_test_data_files"
@@ -60,3 +60,22 @@ def test_a_file_that_is_not_utf8_is_named(package: Path) -> None:
 def test_a_missing_file_is_named(package: Path) -> None:
     with pytest.raises(DataError, match=r"cannot read data file absent\.csv"):
         read_csv(PACKAGE, "absent.csv")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("kind,count\nboat,4\nhut,2\nboat,4\n", "pieces.csv row 4: kind 'boat' already appears in row 2"),
+        ("kind,count\nboat,4\nBoat ,1\n", "pieces.csv row 3: kind 'Boat' already appears in row 2"),
+        ("kind,count\nboat,4\n ,2\n", "pieces.csv row 3: empty kind"),
+        ("kind,count\nboat,4\nhut,2\n", None),
+    ],
+)
+def test_check_keys_refuses_empty_and_repeated_keys(package: Path, text: str, message: str | None) -> None:
+    (package / "pieces.csv").write_text(text)
+    rows = read_csv(PACKAGE, "pieces.csv", ("kind", "count"))
+    if message is None:
+        check_keys("pieces.csv", rows, "kind")
+        return
+    with pytest.raises(DataError, match=re.escape(message)):
+        check_keys("pieces.csv", rows, "kind")

@@ -67,3 +67,18 @@ def as_int(filename: str, row_number: int, column: str, value: str) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise DataError(f"{filename} row {row_number}: {column} must be a whole number, got {value!r}") from None
+
+
+def check_keys(filename: str, rows: list[dict[str, str]], column: str) -> None:
+    """Refuses a row whose `column` (an id or name) is empty or repeats an earlier row's, ignoring case.
+
+    Rows are numbered as in read_csv's errors (the header is row 1).
+    """
+    first: dict[str, int] = {}
+    for number, row in enumerate(rows, start=2):
+        key = (row.get(column) or "").strip()
+        if not key:
+            raise DataError(f"{filename} row {number}: empty {column}")
+        earlier = first.setdefault(key.casefold(), number)
+        if earlier != number:
+            raise DataError(f"{filename} row {number}: {column} {key!r} already appears in row {earlier}")
