@@ -20,8 +20,9 @@ export function seatName(seats, index) {
 /** One log entry: who moved, what (when they may know), and what happened, in words. */
 export function logEntry(seats, step) {
   const who = step.actor >= 0 ? seatName(seats, step.actor) : "the game";
-  const item = h("li", {}, h("strong", {}, who), step.label ? `: ${step.label}` : " moved");
   const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label);
+  // A move whose words are its seat's until the end and that told the others nothing is still listed, so none seems lost.
+  const item = h("li", {}, h("strong", {}, who), step.label ? `: ${step.label}` : texts.length ? " moved" : " moved (no public details)");
   if (texts.length) item.append(h("ul", {}, ...texts.map((t) => h("li", {}, t))));
   return item;
 }
