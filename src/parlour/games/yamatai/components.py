@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from parlour.engine.data import as_int, read_csv, read_toml
+from parlour.engine.data import as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.yamatai.data"
@@ -28,6 +28,17 @@ STARTING_COINS = 10
 SLOTS = 5  # face-up fleet tiles, building row and specialist track all show five
 FLEET_TILES = 10
 SACRED_GROUND_TOKENS = 8
+PRESTIGE_POINT_TOKENS = 24
+COINS_BY_SOURCED_DENOMINATION = {1: 23, 2: 32}
+"""The third coin (18 of them) has an unverified face value, so only its count is checked."""
+TOKEN_COMPONENTS = (
+    "prestige_point_token",
+    "sacred_ground_token",
+    "mountain_tile",
+    "torii_piece",
+    "palace_piece",
+    "player_mat",
+)
 
 FLEET_POWERS = (
     "gain_coins",
@@ -164,6 +175,7 @@ def _status(filename: str, row: int, record: dict[str, str]) -> None:
 
 def _boats(filename: str = "boats.csv") -> tuple[int, ...]:
     rows = read_csv(PACKAGE, filename, ("resource", "count", "status"))
+    check_keys(filename, rows, "resource")
     stock = dict.fromkeys(RESOURCES, -1)
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
@@ -179,6 +191,7 @@ def _boats(filename: str = "boats.csv") -> tuple[int, ...]:
 
 def _prices(filename: str = "trade_prices.csv") -> tuple[tuple[int, ...], tuple[int, ...]]:
     rows = read_csv(PACKAGE, filename, ("resource", "buy_price", "sell_price", "status"))
+    check_keys(filename, rows, "resource")
     buy, sell = [0] * 5, [0] * 5
     seen = set()
     for n, record in enumerate(rows, start=2):
@@ -225,6 +238,7 @@ def _fleet(filename: str = "fleet_tiles.csv") -> tuple[FleetTile, ...]:
 
 def _buildings(filename: str = "building_tiles.csv") -> tuple[BuildingTile, ...]:
     rows = read_csv(PACKAGE, filename, ("id", "type", *RESOURCES, "boats_total", "pp", "status"))
+    check_keys(filename, rows, "id")
     tiles: list[BuildingTile] = []
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
@@ -235,9 +249,10 @@ def _buildings(filename: str = "building_tiles.csv") -> tuple[BuildingTile, ...]
             raise _fail(filename, n, "boats_total is not the sum of the required boats")
         if not 1 <= sum(needs) <= 6 or min(needs) < 0:
             raise _fail(filename, n, "a tile needs 1 to 6 boats (an island has 6 spots)")
-        tiles.append(
-            BuildingTile(len(tiles), record["id"], record["type"], needs, as_int(filename, n, "pp", record["pp"]))
-        )
+        pp = as_int(filename, n, "pp", record["pp"])
+        if pp < 1:
+            raise _fail(filename, n, f"a building is worth at least 1 PP, got {pp}")
+        tiles.append(BuildingTile(len(tiles), record["id"], record["type"], needs, pp))
     counts = {kind: sum(t.kind == kind for t in tiles) for kind in BUILDING_TYPES}
     if counts != {"standard": 21, "torii": 3, "palace": 4}:
         raise DataError(f"{filename}: the game has 21 standard, 3 torii and 4 palace tiles, the file has {counts}")
@@ -248,6 +263,8 @@ def _buildings(filename: str = "building_tiles.csv") -> tuple[BuildingTile, ...]
 
 def _specialists(filename: str = "specialists.csv") -> tuple[Specialist, ...]:
     rows = read_csv(PACKAGE, filename, ("id", "name", "pp", "power_key", "power_params", "power_text", "status"))
+    check_keys(filename, rows, "id")
+    check_keys(filename, rows, "name")
     result: list[Specialist] = []
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
@@ -259,6 +276,8 @@ def _specialists(filename: str = "specialists.csv") -> tuple[Specialist, ...]:
         ):
             raise _fail(filename, n, "a colour substitution needs from= and to= resources")
         pp = as_int(filename, n, "pp", record["pp"])
+        if pp < 0:
+            raise _fail(filename, n, f"a specialist's PP cannot be negative, got {pp}")
         result.append(
             Specialist(len(result), record["id"], record["name"], pp, record["power_key"], params, record["power_text"])
         )
@@ -273,12 +292,16 @@ def _specialists(filename: str = "specialists.csv") -> tuple[Specialist, ...]:
 
 def _culture(filename: str = "culture_tokens.csv") -> tuple[CultureKind, ...]:
     rows = read_csv(PACKAGE, filename, ("kind", "colour", "count", "mountain_count", "plain_count", "status"))
+    check_keys(filename, rows, "kind")
     kinds = []
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
         count = as_int(filename, n, "count", record["count"])
         mountains = as_int(filename, n, "mountain_count", record["mountain_count"])
-        if mountains + as_int(filename, n, "plain_count", record["plain_count"]) != count:
+        plains = as_int(filename, n, "plain_count", record["plain_count"])
+        if mountains < 0 or plains < 0:
+            raise _fail(filename, n, "mountain_count and plain_count cannot be negative")
+        if mountains + plains != count:
             raise _fail(filename, n, "mountain_count + plain_count must equal count")
         kinds.append(CultureKind(record["kind"], record["colour"], count, mountains))
     blank = [k for k in kinds if k.name == "blank"]
@@ -294,6 +317,7 @@ def _culture(filename: str = "culture_tokens.csv") -> tuple[CultureKind, ...]:
 
 def _pieces(filename: str = "player_pieces.csv") -> dict[str, int]:
     rows = read_csv(PACKAGE, filename, ("colour", "standard_buildings", "turn_order_meeples", "status"))
+    check_keys(filename, rows, "colour")
     pieces: dict[str, int] = {}
     meeples = 0
     for n, record in enumerate(rows, start=2):
@@ -319,6 +343,12 @@ def _board(filename: str = "board.toml") -> Board:
     spot_ids = tuple(str(s["id"]) for s in spots)
     if len(island_ids) != 34 or len(set(island_ids)) != 34:
         raise DataError(f"{filename}: the archipelago has 34 islands with distinct ids")
+    meta = raw.get("meta", {})
+    for key, listed in (("island_count", len(islands)), ("spot_count", len(spots))):
+        if meta.get(key) != listed:
+            raise DataError(f"{filename}: meta {key} = {meta.get(key)!r} but the file lists {listed}")
+    if meta.get("entry_spot_count") != len(meta.get("entry_spots", ())):
+        raise DataError(f"{filename}: meta entry_spot_count does not match the entry_spots it lists")
     if len(set(spot_ids)) != len(spot_ids):
         raise DataError(f"{filename}: spot ids must be distinct")
     isl = {k: n for n, k in enumerate(island_ids)}
@@ -377,8 +407,60 @@ def _board(filename: str = "board.toml") -> Board:
     )
 
 
+def _coins(filename: str = "coins.csv") -> None:
+    """Checks the coins against the component list; the rules never read them (money is unlimited, R2)."""
+    rows = read_csv(PACKAGE, filename, ("denomination", "count", "status"))
+    check_keys(filename, rows, "denomination")
+    coins: dict[int, int] = {}
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        denomination = as_int(filename, n, "denomination", record["denomination"])
+        count = as_int(filename, n, "count", record["count"])
+        if denomination < 1 or count < 1:
+            raise _fail(filename, n, "denomination and count must be at least 1")
+        if denomination in coins:
+            raise _fail(filename, n, f"denomination {denomination} appears twice")
+        coins[denomination] = count
+    others = {d: c for d, c in coins.items() if d not in COINS_BY_SOURCED_DENOMINATION}
+    sourced = {d: c for d, c in coins.items() if d in COINS_BY_SOURCED_DENOMINATION}
+    if sourced != COINS_BY_SOURCED_DENOMINATION or list(others.values()) != [18]:
+        raise DataError(
+            f"{filename}: the game has 23 coins of 1, 32 of 2 and 18 of a third value, the file has {coins}"
+        )
+
+
+def _tokens(
+    culture: tuple[CultureKind, ...], buildings: tuple[BuildingTile, ...], filename: str = "tokens.csv"
+) -> None:
+    """Checks the token list against what the rules use (sacred ground, mountains, prestige pieces, mats)."""
+    rows = read_csv(PACKAGE, filename, ("component", "count", "status"))
+    check_keys(filename, rows, "component")
+    expected = {
+        "prestige_point_token": PRESTIGE_POINT_TOKENS,
+        "sacred_ground_token": SACRED_GROUND_TOKENS,
+        "mountain_tile": sum(kind.mountains for kind in culture),
+        "torii_piece": sum(tile.kind == "torii" for tile in buildings),
+        "palace_piece": sum(tile.kind == "palace" for tile in buildings),
+        "player_mat": len(PLAYER_COLOURS),
+    }
+    for n, record in enumerate(rows, start=2):
+        _status(filename, n, record)
+        name = record["component"]
+        if name not in expected:
+            raise _fail(filename, n, f"unknown component {name!r} (one of {', '.join(TOKEN_COMPONENTS)})")
+        count = as_int(filename, n, "count", record["count"])
+        if count != expected[name]:
+            raise _fail(filename, n, f"the game has {expected[name]} of {name}, the file says {count}")
+    missing = [name for name in TOKEN_COMPONENTS if name not in {record["component"] for record in rows}]
+    if missing:
+        raise DataError(f"{filename}: no row for {', '.join(missing)}")
+
+
 @cache
 def components() -> Components:
     """Every component of the game, loaded and validated once."""
     buy, sell = _prices()
-    return Components(_boats(), buy, sell, _fleet(), _buildings(), _specialists(), _culture(), _pieces(), _board())
+    buildings, culture = _buildings(), _culture()
+    _coins()
+    _tokens(culture, buildings)
+    return Components(_boats(), buy, sell, _fleet(), buildings, _specialists(), culture, _pieces(), _board())
