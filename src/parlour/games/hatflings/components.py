@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import as_int, read_csv, read_toml
+from parlour.engine.data import as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.hatflings.data"
@@ -18,6 +18,7 @@ SPECIAL_KINDS = ("joker", "cheating", "firebug", "clumsy", "greedy", "stilts")
 """The six special halflings of each team, in the order the rulebook lists them."""
 OBJECT_KINDS = ("tree", "column", "box", "barrel")
 """The scene objects captains place before the dance (puddles and the pig are not among them)."""
+STATUSES = ("sourced", "designed")
 
 _COMPONENT_ROWS = {
     "board_6x6_reversible": "board",
@@ -53,12 +54,15 @@ def _components_csv() -> dict[str, int]:
     filename = "components.csv"
     counts: dict[str, int] = {}
     rows = read_csv(PACKAGE, filename, ("component", "count", "per", "status"))
+    check_keys(filename, rows, "component")
     for number, row in enumerate(rows, start=2):
         name = row["component"]
         if name not in _COMPONENT_ROWS:
             raise DataError(f"{filename} row {number}: unknown component {name!r}")
-        if not row["status"].strip():
-            raise DataError(f"{filename} row {number}: {name} has no sourced/designed status")
+        _status(filename, number, row["status"])
+        per = "team" if name.startswith("special_halfling_") else "game"
+        if row["per"].split(" ")[0] != per:
+            raise DataError(f"{filename} row {number}: {name} is counted per {per}, got per {row['per']!r}")
         count = as_int(filename, number, "count", row["count"])
         if count < 0:
             raise DataError(f"{filename} row {number}: {name} count must not be negative, got {count}")
@@ -76,9 +80,18 @@ def _components_csv() -> dict[str, int]:
     return counts
 
 
+def _status(filename: str, number: int, status: str) -> None:
+    # A status may qualify parts ("sourced (text) / designed (scope)") but starts with one of the two words.
+    if status.split(" ")[0] not in STATUSES:
+        raise DataError(f"{filename} row {number}: status must start with sourced or designed, got {status!r}")
+
+
 def _specials_csv() -> None:
     filename = "specials.csv"
     rows = read_csv(PACKAGE, filename, ("kind", "count_per_team", "status"))
+    check_keys(filename, rows, "kind")
+    for number, row in enumerate(rows, start=2):
+        _status(filename, number, row["status"])
     kinds = [row["kind"] for row in rows]
     if sorted(kinds) != sorted(SPECIAL_KINDS):
         raise DataError(f"{filename}: the specials must be {', '.join(SPECIAL_KINDS)}, found {', '.join(kinds)}")
@@ -143,6 +156,8 @@ def load_components() -> Components:
     for key, row in (("boxes", "box"), ("barrels", "barrel"), ("puddles", "puddle")):
         if _int(supply, key) != counts[row]:
             raise DataError(f"scene_default.toml: {key} = {supply[key]} but components.csv says {counts[row]}")
+    if _int(supply, "pig") != counts["pig"]:
+        raise DataError(f"scene_default.toml: pig = {supply['pig']} but components.csv says {counts['pig']}")
     if tuple(supply.get("specials_per_team", ())) != SPECIAL_KINDS:
         raise DataError(f"scene_default.toml: specials_per_team must be {list(SPECIAL_KINDS)}")
     probability = rules.get("barrel_break_probability")

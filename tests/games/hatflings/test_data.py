@@ -1,0 +1,49 @@
+"""Damaged data files, written into a copy of data/ and loaded through load_components(), are refused by name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from parlour.engine import DataError
+from parlour.games.hatflings import components
+from tests.games.data_copy import copy_data
+
+
+def _repeat(number: int) -> Callable[[str], str]:
+    """Appends an identical copy of one line (line 1 is the header)."""
+    return lambda text: text + text.splitlines(keepends=True)[number - 1]
+
+
+def _replace(old: str, new: str) -> Callable[[str], str]:
+    return lambda text: text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    ("filename", "change", "message"),
+    [
+        ("components.csv", _repeat(10), "components.csv row 16: component 'tree' already appears in row 10"),
+        ("components.csv", _replace("\ntree,", "\n,"), "components.csv row 10: empty component"),
+        ("components.csv", _replace("tree,2,game,designed", "tree,2,game,guessed"), "row 10: status must start"),
+        ("components.csv", _replace("joker,1,team,", "joker,1,game,"), "row 3: special_halfling_joker is counted"),
+        ("components.csv", _replace("\npig,1,game,", "\npig,1,team,"), "row 15: pig is counted per game"),
+        ("specials.csv", _repeat(2), "specials.csv row 8: kind 'joker' already appears in row 2"),
+        ("specials.csv", _replace("\njoker,", "\n,"), "specials.csv row 2: empty kind"),
+        ("specials.csv", _replace("yes,yes,sourced (text)", "yes,yes,maybe"), "specials.csv row 2: status"),
+        ("scene_default.toml", _replace("pig = 1 ", "pig = 2 "), "pig = 2 but components.csv says 1"),
+    ],
+)
+def test_a_damaged_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filename: str, change: Callable[[str], str], message: str
+) -> None:
+    copy_data(components, tmp_path, monkeypatch).edit(filename, change)
+    with pytest.raises(DataError, match=re.escape(message)):
+        components.load_components()
+
+
+def test_the_untouched_copy_loads_like_the_real_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy_data(components, tmp_path, monkeypatch)
+    assert components.load_components() == components.COMPONENTS
