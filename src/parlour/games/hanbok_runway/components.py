@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import as_int, read_csv, read_toml
+from parlour.engine.data import as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.hanbok_runway.data"
@@ -37,6 +37,28 @@ CONFIG_INTS = (
     "additional_vp_trophies",
     "safety_turn_cap",
 )
+
+RULEBOOK_COUNTS = {
+    "style_card": 30,
+    "fabric_card": 30,
+    "reference_card": 4,
+    "card_tray": 1,
+    "start_player_marker": 1,
+    "rulebook": 1,
+    "fabric_token": 36,
+    "victory_point_token": 6,
+    "additional_vp_token": 6,
+}
+"""The rulebook's component list (all counts sourced); components.csv must give exactly these rows."""
+STATUSES = ("sourced", "designed")
+KEY_COLUMNS = {
+    "components.csv": "component",
+    "fabric_tokens.csv": "token_id",
+    "style_cards.csv": "card_id",
+    "fabric_cards.csv": "card_id",
+    "vp_tokens.csv": "token_id",
+}
+"""The column that names each row of a file: it must be filled and never repeat."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +126,35 @@ def _colours(config: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _component_counts(rows: list[dict[str, str]]) -> dict[str, int]:
-    return {row["component"]: as_int("components.csv", n, "count", row["count"]) for n, row in enumerate(rows, 2)}
+    counts = {}
+    for n, row in enumerate(rows, 2):
+        if row["component"] not in RULEBOOK_COUNTS:
+            raise _error("components.csv", n, f"unknown component {row['component']!r}")
+        counts[row["component"]] = as_int("components.csv", n, "count", row["count"])
+    missing = [name for name in RULEBOOK_COUNTS if name not in counts]
+    if missing:
+        raise _error("components.csv", None, f"no row for {', '.join(missing)} (the rulebook lists them)")
+    return counts
+
+
+def _rulebook_counts(counts: dict[str, int]) -> None:
+    for n, (name, count) in enumerate(counts.items(), 2):
+        if count != RULEBOOK_COUNTS[name]:
+            raise _error("components.csv", n, f"the rulebook lists {RULEBOOK_COUNTS[name]} {name}, not {count}")
+
+
+def _rows_are_named(files: dict[str, list[dict[str, str]]]) -> None:
+    """Every row has its own id and every status column says sourced or designed (it may qualify parts)."""
+    for filename, rows in files.items():
+        if filename in KEY_COLUMNS:
+            try:
+                check_keys(filename, rows, KEY_COLUMNS[filename])
+            except DataError as error:
+                raise DataError(f"hanbok_runway {error}") from None
+        for n, row in enumerate(rows, 2):
+            for column, value in row.items():
+                if column.endswith("status") and value.split(" ")[0] not in STATUSES:
+                    raise _error(filename, n, f"{column} must start with sourced or designed, got {value!r}")
 
 
 def _expect_count(counts: dict[str, int], component: str, found: int, filename: str) -> None:
@@ -176,6 +226,10 @@ def _fabric_cards(
     cards: list[int] = []
     for n, row in enumerate(rows, 2):
         pair = {_colour_index(colours, "fabric_cards.csv", n, row[key]) for key in ("colour_a", "colour_b")}
+        if len(pair) != 2:
+            raise _error(
+                "fabric_cards.csv", n, f"a fabric card shows two different colours, got {row['colour_a']} twice"
+            )
         kind = tuple(sorted(pair))
         if kind not in kinds:
             kinds.append(kind)
@@ -210,6 +264,8 @@ def _vp_trophies(
                 )
             vp_seen.add(row["colour"])
         elif row["type"] == "additional_vp":
+            if row["colour"]:
+                raise _error("vp_tokens.csv", n, f"additional VP tokens are colourless, got {row['colour']!r}")
             if trophies != settings["additional_vp_trophies"]:
                 raise _error(
                     "vp_tokens.csv",
@@ -241,6 +297,16 @@ def build_components(
     """Validate the parsed data files against each other and the rulebook; raises DataError."""
     settings = _settings(config)
     colours = _colours(config)
+    _rows_are_named(
+        {
+            "components.csv": component_rows,
+            "fabric_tokens.csv": token_rows,
+            "queue_setup.csv": queue_rows,
+            "style_cards.csv": style_rows,
+            "fabric_cards.csv": fabric_rows,
+            "vp_tokens.csv": vp_rows,
+        }
+    )
     counts = _component_counts(component_rows)
     token_values = _token_values(token_rows, colours, settings, config)
     _expect_count(counts, "fabric_token", sum(len(v) for v in token_values), "fabric_tokens.csv")
@@ -254,6 +320,7 @@ def build_components(
     _expect_count(counts, "additional_vp_token", additional, "vp_tokens.csv")
     if vp_tokens != len(colours):
         raise _error("vp_tokens.csv", None, f"{vp_tokens} VP tokens for {len(colours)} colours")
+    _rulebook_counts(counts)
     return Components(
         colours=colours,
         token_values=token_values,
@@ -275,10 +342,10 @@ def load_components() -> Components:
 
     return build_components(
         read_toml(PACKAGE, "config.toml"),
-        rows("components.csv", "component", "count"),
-        rows("fabric_tokens.csv", "colour", "influence"),
+        rows("components.csv", "component", "count", "status"),
+        rows("fabric_tokens.csv", "token_id", "colour", "influence"),
         rows("queue_setup.csv", "position", "side_up"),
-        rows("style_cards.csv", "symbol"),
-        rows("fabric_cards.csv", "colour_a", "colour_b"),
-        rows("vp_tokens.csv", "type", "colour", "trophies", "count"),
+        rows("style_cards.csv", "card_id", "symbol"),
+        rows("fabric_cards.csv", "card_id", "colour_a", "colour_b"),
+        rows("vp_tokens.csv", "token_id", "type", "colour", "trophies", "count"),
     )

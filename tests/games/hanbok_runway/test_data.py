@@ -1,0 +1,63 @@
+"""Damaged data files, written into a copy of data/ and loaded through load_components(), are refused by name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from parlour.engine import DataError
+from parlour.games.hanbok_runway import components
+from tests.games.data_copy import copy_data
+
+
+def _repeat(number: int) -> Callable[[str], str]:
+    """Appends an identical copy of one line (line 1 is the header)."""
+    return lambda text: text + text.splitlines(keepends=True)[number - 1]
+
+
+def _drop(start: str) -> Callable[[str], str]:
+    """Deletes the line that starts with `start`."""
+    return lambda text: "".join(line for line in text.splitlines(keepends=True) if not line.startswith(start))
+
+
+def _replace(old: str, new: str) -> Callable[[str], str]:
+    return lambda text: text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    ("filename", "change", "message"),
+    [
+        ("components.csv", _drop("rulebook,"), "components.csv: no row for rulebook"),
+        ("components.csv", _drop("card_tray,"), "components.csv: no row for card_tray"),
+        ("components.csv", _repeat(4), "components.csv row 11: component 'reference_card' already appears in row 4"),
+        ("components.csv", _replace("\nrulebook,", "\nrules_sheet,"), "components.csv row 10: unknown component"),
+        ("components.csv", _replace("reference_card,4,", "reference_card,3,"), "row 4: the rulebook lists 4 ref"),
+        ("components.csv", _replace("card_tray,1,sourced", "card_tray,1,guess"), "row 5: status must start"),
+        ("style_cards.csv", _repeat(2), "style_cards.csv row 32: card_id 'S01' already appears in row 2"),
+        ("style_cards.csv", _replace("S02,oval", ",oval"), "style_cards.csv row 3: empty card_id"),
+        ("fabric_cards.csv", _repeat(2), "fabric_cards.csv row 32: card_id 'F01' already appears in row 2"),
+        ("fabric_cards.csv", _replace("F01,green", ",green"), "fabric_cards.csv row 2: empty card_id"),
+        ("fabric_cards.csv", _replace("F01,green,red", "F01,green,green"), "row 2: a fabric card shows two different"),
+        ("fabric_tokens.csv", _repeat(2), "fabric_tokens.csv row 38: token_id 'GR-1' already appears in row 2"),
+        ("fabric_tokens.csv", _replace("GR-1,", ","), "fabric_tokens.csv row 2: empty token_id"),
+        ("fabric_tokens.csv", _replace("sourced,designed", "sourced,invented"), "row 2: influence_status must"),
+        ("vp_tokens.csv", _replace("VP-GR,", ","), "vp_tokens.csv row 2: empty token_id"),
+        ("vp_tokens.csv", _repeat(8), "vp_tokens.csv row 14: token_id 'AVP-1' already appears in row 8"),
+        ("vp_tokens.csv", _replace("additional_vp,,", "additional_vp,red,"), "row 8: additional VP tokens are"),
+    ],
+)
+def test_a_damaged_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filename: str, change: Callable[[str], str], message: str
+) -> None:
+    copy_data(components, tmp_path, monkeypatch).edit(filename, change)
+    with pytest.raises(DataError, match=re.escape(message)):
+        components.load_components()
+
+
+def test_the_untouched_copy_loads_like_the_real_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = components.load_components()
+    copy_data(components, tmp_path, monkeypatch)
+    assert components.load_components() == real
