@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import as_int, read_csv, read_toml
+from parlour.engine.data import as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.hatairo.data"
@@ -40,6 +40,7 @@ FLAG_COUNT = 208
 MOTIF_COUNTS = {"I": 19, "II": 17}
 TYPE_I_KINDS = ("feature", "continent", "pigment")
 TYPE_II_KINDS = ("pigment_as_any", "any_as_colour", "three_for_two")
+FIXED_SUBJECTS = {"pigment": "Pigment", "three_for_two": "3-for-2"}
 TILES_PER_COLOUR = 4
 MAX_REQUIRED = 7
 VP_CAP = 28
@@ -92,8 +93,6 @@ def _split(cell: str) -> list[str]:
 
 def _flag(row_number: int, row: dict[str, str], index: int) -> Flag:
     where = f"flags.csv row {row_number} ({row['name']!r})"
-    if not row["name"].strip():
-        raise DataError(f"flags.csv row {row_number}: empty name")
     if row["continent"] not in CONTINENTS:
         raise DataError(f"{where}: unknown continent {row['continent']!r} (one of {', '.join(CONTINENTS)})")
     if row["topography"] not in TOPOGRAPHIES:
@@ -137,11 +136,8 @@ def load_flags(checks: dict[str, Any]) -> tuple[Flag, ...]:
     rows = read_csv(PACKAGE, "flags.csv", columns)
     if len(rows) != FLAG_COUNT:
         raise DataError(f"flags.csv: the rulebook lists {FLAG_COUNT} flag cards, the file has {len(rows)} rows")
+    check_keys("flags.csv", rows, "name")  # FLAG_BY_NAME looks flags up by name, ignoring case
     flags = tuple(_flag(number, row, index) for index, (number, row) in enumerate(enumerate(rows, start=2)))
-    names = Counter(flag.name.lower() for flag in flags)
-    twice = sorted(name for name, count in names.items() if count > 1)
-    if twice:
-        raise DataError(f"flags.csv: flag names must be unique, repeated: {', '.join(twice)}")
     if checks.get("check_vp_formula", True):
         for flag in flags:
             if flag.vp != designed_flag_vp(flag):
@@ -186,6 +182,10 @@ def _motif(row_number: int, row: dict[str, str], index: int) -> Motif:
         raise DataError(f"{where}: unknown feature {subject!r}")
     if kind == "continent" and subject not in CONTINENTS:
         raise DataError(f"{where}: unknown continent {subject!r}")
+    # Identical cards share a design named by the subject, so these kinds take exactly one subject.
+    fixed = FIXED_SUBJECTS.get(kind)
+    if fixed is not None and subject != fixed:
+        raise DataError(f"{where}: a {kind} motif has the subject {fixed!r}, got {subject!r}")
     if motif_type == "I":
         vp = as_int("motifs.csv", row_number, "vp_per_match", row["vp_per_match"])
         if vp < 1:
@@ -200,13 +200,12 @@ def _motif(row_number: int, row: dict[str, str], index: int) -> Motif:
 def load_motifs() -> tuple[Motif, ...]:
     columns = ("id", "type", "kind", "subject", "vp_per_match")
     rows = read_csv(PACKAGE, "motifs.csv", columns)
+    check_keys("motifs.csv", rows, "id")
     motifs = tuple(_motif(number, row, index) for index, (number, row) in enumerate(enumerate(rows, start=2)))
     for motif_type, expected in MOTIF_COUNTS.items():
         found = sum(1 for motif in motifs if motif.type == motif_type)
         if found != expected:
             raise DataError(f"motifs.csv: the rulebook has {expected} type-{motif_type} motifs, the file has {found}")
-    if len({motif.code for motif in motifs}) != len(motifs):
-        raise DataError("motifs.csv: motif ids must be unique")
     for kind, subjects in (("feature", FEATURES), ("continent", CONTINENTS)):
         present = sorted(motif.subject for motif in motifs if motif.kind == kind)
         if present != sorted(subjects):
@@ -220,6 +219,7 @@ def load_motifs() -> tuple[Motif, ...]:
 def load_tiles() -> tuple[Tile, ...]:
     columns = ("id", "player_colour", "topography", "vp_0", "vp_1", "vp_2", "vp_3")
     rows = read_csv(PACKAGE, "topography.csv", columns)
+    check_keys("topography.csv", rows, "id")
     tiles = []
     for index, (number, row) in enumerate(enumerate(rows, start=2)):
         where = f"topography.csv row {number} ({row['id']!r})"
@@ -245,7 +245,14 @@ def load_tiles() -> tuple[Tile, ...]:
 def load_checks() -> dict[str, Any]:
     provenance = read_toml(PACKAGE, "provenance.toml")
     flags_section = provenance.get("flags", {})
-    return {key: bool(flags_section.get(key, True)) for key in ("check_vp_formula", "check_bonus_balance")}
+    checks = {}
+    for key in ("check_vp_formula", "check_bonus_balance"):
+        value = flags_section.get(key, True)
+        if not isinstance(value, bool):
+            # A quoted "false" would otherwise read as true and keep the check on.
+            raise DataError(f"provenance.toml: [flags] {key} must be true or false, got {value!r}")
+        checks[key] = value
+    return checks
 
 
 FLAGS: tuple[Flag, ...] = load_flags(load_checks())
