@@ -58,7 +58,7 @@ def _patched(monkeypatch: pytest.MonkeyPatch, filename: str, change: object) -> 
 @pytest.mark.parametrize(
     ("filename", "change", "message"),
     [
-        ("boats.csv", lambda rows: [{**rows[0], "count": "21"}, *rows[1:]], "80 boats"),
+        ("boats.csv", lambda rows: [{**rows[0], "count": "21"}, *rows[1:]], "row 2: the game has 22 bamboo boats"),
         ("boats.csv", lambda rows: [{**rows[0], "count": "many"}, *rows[1:]], "row 2: count must be a whole number"),
         ("fleet_tiles.csv", lambda rows: [{**rows[0], "bamboo": "4"}, *rows[1:]], "row 2: a fleet tile shows 1 to 3"),
         ("fleet_tiles.csv", lambda rows: [{**rows[0], "power_key": "fly"}, *rows[1:]], "unknown fleet power"),

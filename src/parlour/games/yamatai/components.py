@@ -70,6 +70,43 @@ SPECIALIST_POWERS = (
     "cheap_recruit",
     "build_on_token",
 )
+ParamRule = str | int | None | tuple[str, ...]
+"""What a power parameter may be: a str is the one value the rules implement, an int the least whole
+number allowed, None any whole number, a tuple the allowed names."""
+FLEET_PARAMS: dict[str, dict[str, ParamRule]] = {
+    "gain_coins": {"amount": 1},
+    "swap_culture_tokens": {},
+    "preview_buildings": {"look": 1},
+    "place_sacred_ground": {"count": "1"},
+    "move_boat": {"count": "1", "range": "adjacent"},
+    "reserve_building": {"count": "1"},
+    "swap_boats": {"count": "1"},
+    "remove_boat": {"count": "1"},
+    "build_minus_one": {"count": "1"},
+    "gain_prestige_token": {"amount": 1},
+}
+SPECIALIST_PARAMS: dict[str, dict[str, ParamRule]] = {
+    "harbour_capacity": {"capacity": 1},
+    "extra_trades": {"transactions": 1},
+    "trade_gold": {"buy": 1, "sell": 0},
+    "trade_discount": {"buy_delta": None, "sell_delta": None},
+    "substitute_colour": {"from": RESOURCES, "to": RESOURCES, "count": "1"},
+    "mountain_bonus": {"extra_pp_tokens": 0},
+    "prestige_neighbour_bonus": {"extra_pp_tokens": 0},
+    "group_bonus": {"extra_coins": 0},
+    "coin_rate": {"coins_per_pp": 1},
+    "extra_collect": {"extra_tokens": "1"},
+    "free_first_boat": {},
+    "branch_once": {"count": "1"},
+    "bonus_boat": {"resource": "bamboo", "count": "1"},
+    "leftover_culture": {"tokens_per_pp": 1},
+    "cheap_recruit": {},
+    "build_on_token": {},
+}
+"""Every parameter each power's rules read or hard-code, so a value the rules would ignore or choke on
+mid-game is refused at import."""
+BOAT_COUNTS = {"bamboo": 22, "wood": 19, "stone": 16, "clay": 13, "gold": 10}
+CULTURE_KIND_TOKENS, BLANK_TOKENS = 5, 4
 BUILDING_TYPES = ("standard", "torii", "palace")
 STATUSES = ("sourced", "designed", "mixed")
 
@@ -164,8 +201,30 @@ def _params(filename: str, row: int, text: str) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
             raise _fail(filename, row, f"power parameter {part!r} is not key=value")
+        if key.strip() in params:
+            raise _fail(filename, row, f"power parameter {key.strip()!r} is given twice")
         params[key.strip()] = value.strip()
     return params
+
+
+def _check_params(filename: str, row: int, power: str, params: dict[str, str], rules: dict[str, ParamRule]) -> None:
+    unknown = sorted(set(params) - set(rules))
+    if unknown:
+        raise _fail(filename, row, f"{power} has no parameter {', '.join(unknown)} (it takes {', '.join(rules)})")
+    for key, rule in rules.items():
+        value = params.get(key)
+        if value is None:
+            raise _fail(filename, row, f"{power} needs the parameter {key}")
+        if isinstance(rule, str):
+            if value != rule:
+                raise _fail(filename, row, f"the rules implement {power} with {key}={rule}, not {key}={value}")
+        elif isinstance(rule, tuple):
+            if value not in rule:
+                raise _fail(filename, row, f"{power} {key} must be one of {', '.join(rule)}, got {value!r}")
+        else:
+            number = as_int(filename, row, f"parameter {key}", value)
+            if rule is not None and number < rule:
+                raise _fail(filename, row, f"{power} {key} must be at least {rule}, got {number}")
 
 
 def _status(filename: str, row: int, record: dict[str, str]) -> None:
@@ -182,10 +241,14 @@ def _boats(filename: str = "boats.csv") -> tuple[int, ...]:
         if record["resource"] not in stock:
             raise _fail(filename, n, f"unknown resource {record['resource']!r}")
         stock[record["resource"]] = as_int(filename, n, "count", record["count"])
+        if stock[record["resource"]] != BOAT_COUNTS[record["resource"]]:
+            raise _fail(
+                filename,
+                n,
+                f"the game has {BOAT_COUNTS[record['resource']]} {record['resource']} boats, not {record['count']}",
+            )
     if min(stock.values()) < 0:
         raise DataError(f"{filename}: every resource needs a row ({', '.join(RESOURCES)})")
-    if sum(stock.values()) != 80:
-        raise DataError(f"{filename}: the game has 80 boats, the file gives {sum(stock.values())}")
     return tuple(stock[r] for r in RESOURCES)
 
 
@@ -221,6 +284,8 @@ def _fleet(filename: str = "fleet_tiles.csv") -> tuple[FleetTile, ...]:
         _status(filename, n, record)
         number = as_int(filename, n, "number", record["number"])
         boats = tuple(as_int(filename, n, r, record[r]) for r in RESOURCES)
+        if min(boats) < 0:
+            raise _fail(filename, n, "boat counts cannot be negative")
         if not 1 <= sum(boats) <= 3:
             raise _fail(filename, n, f"a fleet tile shows 1 to 3 boats, tile {number} shows {sum(boats)}")
         if record["power_key"] not in FLEET_POWERS:
@@ -228,6 +293,7 @@ def _fleet(filename: str = "fleet_tiles.csv") -> tuple[FleetTile, ...]:
         if number in tiles:
             raise _fail(filename, n, f"fleet tile {number} appears twice")
         params = _params(filename, n, record["power_params"])
+        _check_params(filename, n, record["power_key"], params, FLEET_PARAMS[record["power_key"]])
         tiles[number] = FleetTile(number, boats, record["power_key"], params, record["power_text"])
     if sorted(tiles) != list(range(1, FLEET_TILES + 1)):
         raise DataError(f"{filename}: fleet tiles must be numbered 1 to {FLEET_TILES}")
@@ -275,6 +341,9 @@ def _specialists(filename: str = "specialists.csv") -> tuple[Specialist, ...]:
             params.get("from") not in RESOURCES or params.get("to") not in RESOURCES
         ):
             raise _fail(filename, n, "a colour substitution needs from= and to= resources")
+        if record["power_key"] == "substitute_colour" and params["from"] == params["to"]:
+            raise _fail(filename, n, "a colour substitution needs two different resources")
+        _check_params(filename, n, record["power_key"], params, SPECIALIST_PARAMS[record["power_key"]])
         pp = as_int(filename, n, "pp", record["pp"])
         if pp < 0:
             raise _fail(filename, n, f"a specialist's PP cannot be negative, got {pp}")
@@ -303,13 +372,18 @@ def _culture(filename: str = "culture_tokens.csv") -> tuple[CultureKind, ...]:
             raise _fail(filename, n, "mountain_count and plain_count cannot be negative")
         if mountains + plains != count:
             raise _fail(filename, n, "mountain_count + plain_count must equal count")
+        expected = BLANK_TOKENS if record["kind"] == "blank" else CULTURE_KIND_TOKENS
+        if count != expected or mountains != 1:
+            raise _fail(
+                filename, n, f"{record['kind']} has {expected} tokens, one of them a mountain token (count {count})"
+            )
+        if not record["colour"].strip():
+            raise _fail(filename, n, "empty colour")
         kinds.append(CultureKind(record["kind"], record["colour"], count, mountains))
     blank = [k for k in kinds if k.name == "blank"]
     named = [k for k in kinds if k.name != "blank"]
     if len(blank) != 1 or len(named) != 6:
         raise DataError(f"{filename}: the game has six culture kinds and one blank row")
-    if sum(k.count for k in kinds) != 34 or sum(k.mountains for k in kinds) != 7:
-        raise DataError(f"{filename}: the game has 34 culture tokens, 7 of them mountain tokens")
     if len({k.colour for k in named}) != 6:
         raise DataError(f"{filename}: culture kinds need distinct colours")
     return (*named, blank[0])
@@ -335,10 +409,45 @@ def _pieces(filename: str = "player_pieces.csv") -> dict[str, int]:
     return pieces
 
 
+ISLAND_FIELDS = {"id": "name", "spots": "names", "borders": "names", "x": "number", "y": "number", "r": "whole"}
+SPOT_FIELDS = {"id": "name", "islands": "names", "neighbors": "names", "x": "number", "y": "number"}
+FIELD_KINDS = {"name": "a non-empty text", "names": "a list of ids", "number": "a number", "whole": "a whole number"}
+
+
+def _is(value: object, kind: str) -> bool:
+    if kind == "name":
+        return isinstance(value, str) and bool(value)
+    if kind == "names":
+        return isinstance(value, list) and all(isinstance(item, str) for item in value)
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) if kind == "whole" else isinstance(value, int | float)
+
+
+def _board_fields(filename: str, what: str, entries: object, fields: dict[str, str]) -> None:
+    """Each [[islands]] / [[spots]] entry has its fields with the right types, so a typo is named, not a KeyError."""
+    if not isinstance(entries, list):
+        raise DataError(f"{filename}: {what}s must be a list of [[{what}s]] tables")
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict):
+            raise DataError(f"{filename}: {what} {number} is not a table")
+        for field, kind in fields.items():
+            if not _is(entry.get(field), kind):
+                raise DataError(
+                    f"{filename}: {what} {number} ({entry.get('id')!r}) needs {field} as {FIELD_KINDS[kind]}"
+                )
+        if not isinstance(entry.get("entry", False), bool):
+            raise DataError(f"{filename}: {what} {number} ({entry.get('id')!r}) entry must be true or false")
+
+
 def _board(filename: str = "board.toml") -> Board:
     raw: dict[str, Any] = read_toml(PACKAGE, filename)
     islands = raw.get("islands", [])
     spots = raw.get("spots", [])
+    _board_fields(filename, "island", islands, ISLAND_FIELDS)
+    _board_fields(filename, "spot", spots, SPOT_FIELDS)
+    if not isinstance(raw.get("meta"), dict) or not _is(raw["meta"].get("entry_spots"), "names"):
+        raise DataError(f"{filename}: [meta] must list the entry_spots")
     island_ids = tuple(str(i["id"]) for i in islands)
     spot_ids = tuple(str(s["id"]) for s in spots)
     if len(island_ids) != 34 or len(set(island_ids)) != 34:
