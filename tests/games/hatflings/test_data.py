@@ -34,6 +34,15 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
         ("specials.csv", _replace("\njoker,", "\n,"), "specials.csv row 2: empty kind"),
         ("specials.csv", _replace("yes,yes,sourced (text)", "yes,yes,maybe"), "specials.csv row 2: status"),
         ("scene_default.toml", _replace("pig = 1 ", "pig = 2 "), "pig = 2 but components.csv says 1"),
+        ("scene_default.toml", _replace("starting_captain = 0", "starting_captain = 2"), "must be 0 or 1, got 2"),
+        ("scene_default.toml", _replace("repetition_limit = 3", "repetition_limit = 1"), "repetition_limit must be"),
+        ("scene_default.toml", _replace("max_turns = 200", "max_turns = 200000"), "max_turns must be at most"),
+        ("scene_default.toml", _replace("num_objects = 3", "num_objects = 9"), "num_objects = 9 but the supply has 8"),
+        ("scene_default.toml", _replace('"f1"]', '"g1"]'), "start_zone_0: 'g1' is not a square a1..f6"),
+        ("scene_default.toml", _replace('"f6"]', '"f1"]'), "start zones overlap on f1"),
+        ("scene_default.toml", _replace('square = "c3"', 'square = "c1"'), "tree on c1 is inside a start zone"),
+        ("scene_default.toml", _replace('type = "tree"', 'type = "rock"'), "objects are tree, column, box, barrel"),
+        ("scene_default.toml", _replace('square = "c3"', 'square = "d4"'), "two objects on d4"),
     ],
 )
 def test_a_damaged_file_is_refused(
@@ -41,6 +50,14 @@ def test_a_damaged_file_is_refused(
 ) -> None:
     copy_data(components, tmp_path, monkeypatch).edit(filename, change)
     with pytest.raises(DataError, match=re.escape(message)):
+        components.load_components()
+
+
+def test_a_pool_above_the_option_maximum_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = copy_data(components, tmp_path, monkeypatch)
+    copy.edit("components.csv", _replace("double_sided,24,", "double_sided,201,"))
+    copy.edit("scene_default.toml", _replace("pool_size = 24", "pool_size = 201"))
+    with pytest.raises(DataError, match=re.escape("components.csv: at most 200 normal halflings, got 201")):
         components.load_components()
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.engine.data import as_int, check_keys, read_csv, read_toml
-from parlour.engine.errors import DataError
+from parlour.engine.errors import DataError, InvalidOption
 
 PACKAGE = "parlour.games.hatflings.data"
 SPECIAL_KINDS = ("joker", "cheating", "firebug", "clumsy", "greedy", "stilts")
@@ -19,6 +19,8 @@ SPECIAL_KINDS = ("joker", "cheating", "firebug", "clumsy", "greedy", "stilts")
 OBJECT_KINDS = ("tree", "column", "box", "barrel")
 """The scene objects captains place before the dance (puddles and the pig are not among them)."""
 STATUSES = ("sourced", "designed")
+# The bounds the game's options put on the values these defaults feed (game.py declares the same).
+MAX_POOL, MAX_REPETITION_LIMIT, MAX_TURNS = 200, 100, 100_000
 
 _COMPONENT_ROWS = {
     "board_6x6_reversible": "board",
@@ -142,6 +144,40 @@ def _scene_text(config: dict[str, Any]) -> str:
     return ",".join(parts)
 
 
+def _check_defaults(components: Components) -> None:
+    """The defaults must be values the game's own options accept, or every default game would fail or misplay."""
+    if components.starting_captain not in (0, 1):
+        raise DataError(f"scene_default.toml: starting_captain must be 0 or 1, got {components.starting_captain}")
+    if components.general_pool_size > MAX_POOL:
+        raise DataError(f"components.csv: at most {MAX_POOL} normal halflings, got {components.general_pool_size}")
+    if components.repetition_limit == 1 or components.repetition_limit > MAX_REPETITION_LIMIT:
+        raise DataError(
+            f"scene_default.toml: repetition_limit must be 0 (off) or 2 to {MAX_REPETITION_LIMIT}, "
+            f"got {components.repetition_limit}"
+        )
+    if components.max_turns > MAX_TURNS:
+        raise DataError(f"scene_default.toml: max_turns must be at most {MAX_TURNS}, got {components.max_turns}")
+    if components.num_objects > sum(components.objects.values()):
+        raise DataError(
+            f"scene_default.toml: num_objects = {components.num_objects} but the supply has "
+            f"{sum(components.objects.values())} objects"
+        )
+    # The start zones and the first-game scene go through the very parser the game uses for its
+    # options. Imported here, as scene.py reads OBJECT_KINDS from this module (defined above; the
+    # package always imports this module before scene.py).
+    from parlour.games.hatflings.scene import check_zones, parse_scene, parse_zone
+
+    try:
+        zones = (
+            parse_zone(",".join(components.start_zones[0]), 0),
+            parse_zone(",".join(components.start_zones[1]), 1),
+        )
+        check_zones(*zones)
+        parse_scene(components.default_scene, zones, components.objects, components.min_objects)
+    except InvalidOption as error:
+        raise DataError(f"scene_default.toml: {error}") from None
+
+
 def load_components() -> Components:
     counts = _components_csv()
     _specials_csv()
@@ -167,7 +203,7 @@ def load_components() -> Components:
     if not all(isinstance(c, str) and c for c in colours) or colours[0] == colours[1]:
         raise DataError("scene_default.toml: colour_0 and colour_1 must be two different names")
     min_objects = _int(rules, "min_objects", 1)
-    return Components(
+    components = Components(
         general_pool_size=counts["normal"],
         objects={kind: counts[kind] for kind in OBJECT_KINDS},
         puddles=counts["puddle"],
@@ -181,6 +217,8 @@ def load_components() -> Components:
         barrel_break_percent=round(probability * 100),
         default_scene=_scene_text(config),
     )
+    _check_defaults(components)
+    return components
 
 
 COMPONENTS = load_components()
