@@ -47,6 +47,10 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
         ("vp_tokens.csv", _replace("VP-GR,", ","), "vp_tokens.csv row 2: empty token_id"),
         ("vp_tokens.csv", _repeat(8), "vp_tokens.csv row 14: token_id 'AVP-1' already appears in row 8"),
         ("vp_tokens.csv", _replace("additional_vp,,", "additional_vp,red,"), "row 8: additional VP tokens are"),
+        ("config.toml", _replace("safety_turn_cap = 200 ", "safety_turn_cap = 100001 "), "safety_turn_cap must be"),
+        ("config.toml", _replace("[-3, -1, 1,", '["-3", -1, 1,'), "token_influences must be a list of whole numbers"),
+        ("config.toml", _replace("blue = 1", 'blue = "1"'), "[vp_trophies] blue must be a whole number >= 0"),
+        ("config.toml", _replace("blue = 1", "blue = -1"), "[vp_trophies] blue must be a whole number >= 0, got -1"),
     ],
 )
 def test_a_damaged_file_is_refused(

@@ -51,6 +51,7 @@ RULEBOOK_COUNTS = {
 }
 """The rulebook's component list (all counts sourced); components.csv must give exactly these rows."""
 STATUSES = ("sourced", "designed")
+MAX_SAFETY_TURN_CAP = 100_000
 KEY_COLUMNS = {
     "components.csv": "component",
     "fabric_tokens.csv": "token_id",
@@ -99,6 +100,10 @@ def _error(filename: str, row: int | None, problem: str) -> DataError:
     return DataError(f"hanbok_runway {where}: {problem}")
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _settings(config: dict[str, Any]) -> dict[str, int]:
     settings: dict[str, int] = {}
     for key in CONFIG_INTS:
@@ -111,8 +116,9 @@ def _settings(config: dict[str, Any]) -> dict[str, int]:
     for key in CONFIG_INTS:
         if key not in ("safety_turn_cap", "min_influence_for_vp") and settings[key] < 1:
             raise _error("config.toml", None, f"{key} must be at least 1, got {settings[key]}")
-    if settings["safety_turn_cap"] < 0:
-        raise _error("config.toml", None, "safety_turn_cap must be 0 (off) or more")
+    if not 0 <= settings["safety_turn_cap"] <= MAX_SAFETY_TURN_CAP:
+        # the bounds of the game's safety_turn_cap option, whose default this is
+        raise _error("config.toml", None, f"safety_turn_cap must be 0 (off) to {MAX_SAFETY_TURN_CAP}")
     return settings
 
 
@@ -184,6 +190,8 @@ def _token_values(
     # config.toml's token_influences states the designed multiset shared by every colour. It is an
     # optional cross-check: delete it to give colours different spreads in fabric_tokens.csv.
     shared = config.get("token_influences")
+    if shared is not None and (not isinstance(shared, list) or not all(_whole(value) for value in shared)):
+        raise _error("config.toml", None, f"token_influences must be a list of whole numbers, got {shared!r}")
     if shared is not None:
         for name, found in zip(colours, values, strict=True):
             if sorted(found) != sorted(shared):
@@ -246,6 +254,9 @@ def _vp_trophies(
     designed = config.get("vp_trophies")
     if not isinstance(designed, dict) or sorted(designed) != sorted(colours):
         raise _error("config.toml", None, "[vp_trophies] must give the trophies of every colour")
+    for colour, value in designed.items():
+        if not _whole(value) or value < 0:
+            raise _error("config.toml", None, f"[vp_trophies] {colour} must be a whole number >= 0, got {value!r}")
     vp_seen: set[str] = set()
     additional = 0
     for n, row in enumerate(rows, 2):
