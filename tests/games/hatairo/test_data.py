@@ -41,6 +41,29 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
         ("topography.csv", _replace("\nT-Red-2,", "\n,"), "topography.csv row 3: empty id"),
         ("topography.csv", _repeat(2), "topography.csv row 18: id 'T-Red-1' already appears in row 2"),
         ("topography.csv", _replace("\nT-Red-2,", "\nt-red-1,"), "topography.csv row 3: id 't-red-1' already"),
+        (
+            "motifs.csv",
+            _replace("M2-01,II,pigment_as_any,Red,Red,", "M2-01,II,pigment_as_any,Red,Blue,"),
+            "row 21 ('M2-01'): pigment_as_any motifs convert 'Red' to 'Any'",
+        ),
+        (
+            "motifs.csv",
+            _replace("M2-09,II,any_as_colour,Red,Any,Red", "M2-09,II,any_as_colour,Red,Any,Blue"),
+            "row 29 ('M2-09'): any_as_colour motifs convert 'Any' to 'Red'",
+        ),
+        (
+            "motifs.csv",
+            _replace("M1-01,I,feature,Vertical Stripes,,", "M1-01,I,feature,Vertical Stripes,Red,"),
+            "row 2 ('M1-01'): feature motifs convert '' to ''",
+        ),
+        (
+            "motifs.csv",
+            _replace(
+                "M2-16,II,three_for_two,3-for-2,3 same colour,2 any,",
+                "M2-16,II,three_for_two,3-for-2,3 same colour,2 any,4",
+            ),
+            "row 36 ('M2-16'): type-II motifs score nothing",
+        ),
         ("flags.csv", _replace("\nAlbania,", "\n,"), "flags.csv row 3: empty name"),
         ("flags.csv", _replace("\nAlbania,", "\nalgeria,"), "flags.csv row 4: name 'Algeria' already appears in row 3"),
         ("provenance.toml", _replace("check_vp_formula = true", 'check_vp_formula = "false"'), "must be true or false"),

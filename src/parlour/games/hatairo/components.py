@@ -168,6 +168,17 @@ def _design(kind: str, subject: str) -> str:
     return subject
 
 
+def _conversion(kind: str, subject: str) -> tuple[str, str]:
+    """The (converts_from, converts_to) a motif of this kind and subject states."""
+    if kind == "pigment_as_any":
+        return subject, "Any"
+    if kind == "any_as_colour":
+        return "Any", subject
+    if kind == "three_for_two":
+        return "3 same colour", "2 any"
+    return "", ""
+
+
 def _motif(row_number: int, row: dict[str, str], index: int) -> Motif:
     where = f"motifs.csv row {row_number} ({row['id']!r})"
     kind, subject, motif_type = row["kind"], row["subject"], row["type"]
@@ -190,15 +201,23 @@ def _motif(row_number: int, row: dict[str, str], index: int) -> Motif:
         vp = as_int("motifs.csv", row_number, "vp_per_match", row["vp_per_match"])
         if vp < 1:
             raise DataError(f"{where}: vp_per_match must be at least 1, got {vp}")
+    elif row["vp_per_match"].strip():
+        raise DataError(f"{where}: type-II motifs score nothing themselves, vp_per_match must be empty")
     if kind in ("pigment_as_any", "any_as_colour"):
         if subject not in COLOURS:
             raise DataError(f"{where}: unknown pigment colour {subject!r}")
         colour = COLOURS.index(subject)
+    # The conversion columns describe the card for people; the rules read kind and subject, so the
+    # two must agree or an edit to the description would silently change nothing.
+    converts = (row["converts_from"], row["converts_to"])
+    expected = _conversion(kind, subject)
+    if converts != expected:
+        raise DataError(f"{where}: {kind} motifs convert {expected[0]!r} to {expected[1]!r}, got {converts}")
     return Motif(index, row["id"], motif_type, kind, subject, vp, colour, _design(kind, subject))
 
 
 def load_motifs() -> tuple[Motif, ...]:
-    columns = ("id", "type", "kind", "subject", "vp_per_match")
+    columns = ("id", "type", "kind", "subject", "converts_from", "converts_to", "vp_per_match")
     rows = read_csv(PACKAGE, "motifs.csv", columns)
     check_keys("motifs.csv", rows, "id")
     motifs = tuple(_motif(number, row, index) for index, (number, row) in enumerate(enumerate(rows, start=2)))
