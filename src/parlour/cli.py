@@ -247,6 +247,13 @@ def serve(
         from parlour.server import Settings, run
     except ImportError as error:
         raise fail(f"the server needs the server extra (pip install 'parlour[server]'): {error}", 1) from None
+    shown = f"[{host}]" if ":" in host else host
+    kept = db if "://" not in db else "the " + db.split("://")[0] + " database"  # never print a password
+    Console(stderr=True, soft_wrap=True).print(
+        f"parlour: open http://{shown}:{port}/ in a browser (games are kept in {kept}); Ctrl-C stops the server.",
+        highlight=False,
+        markup=False,
+    )
     run(Settings(db=db, bot_delay=bot_delay), host=host, port=port, log_level=log_level.lower())
 
 
