@@ -15,6 +15,7 @@ from parlour.engine.registry import register
 from parlour.play import CLEAR_SCREEN, TerminalSession, seat_table
 
 from ..engine.nim import Nim
+from .scripted import typed
 
 register(Nim)
 runner = CliRunner()
@@ -23,13 +24,7 @@ runner = CliRunner()
 def scripted(entries: list[str]) -> tuple[list[str], TerminalSession]:
     """A session whose person types `entries` and whose output is collected."""
     said: list[str] = []
-    feed = iter(entries)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
+    ask = typed(entries)
 
     table = seat_table(parlour.load_game("nim", stones=5), ["human", "random"], seed=3)
     return said, TerminalSession(table, ask=ask, say=said.append)
@@ -142,13 +137,7 @@ def test_a_bots_move_in_a_hidden_information_game_shows_only_public_events() -> 
 
 def test_hot_seat_clears_the_screen_before_handing_it_over() -> None:
     said: list[str] = []
-    entries = iter(["1", "", "1"])  # seat A moves, the screen is handed over, seat B moves
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(entries)
-        except StopIteration:
-            raise EOFError from None
+    ask = typed(["1", "", "1"])  # seat A moves, the screen is handed over, seat B moves
 
     table = seat_table(parlour.load_game("hanbok_runway"), ["human", "human"], seed=2)
     TerminalSession(table, ask=ask, say=said.append).run()

@@ -11,19 +11,14 @@ from parlour.engine.registry import register
 from parlour.play import TerminalSession, choose, format_moves, seat_table
 
 from ..engine.nim import Nim
+from .scripted import typed
 
 register(Nim)
 
 
 def said_after(entries: list[str]) -> list[str]:
     said: list[str] = []
-    feed = iter(entries)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
+    ask = typed(entries)
 
     table = seat_table(parlour.load_game("nim", stones=9), ["human", "human"], seed=3)
     TerminalSession(table, ask=ask, say=said.append).run()
@@ -65,13 +60,7 @@ def test_a_short_list_or_a_narrow_terminal_keeps_one_move_a_line() -> None:
 
 def test_a_hand_over_shows_again_the_public_moves_the_clearing_wiped() -> None:
     said: list[str] = []
-    entries = iter(["1", ""] * 6)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(entries)
-        except StopIteration:
-            raise EOFError from None
+    ask = typed(["1", ""] * 6)
 
     table = seat_table(parlour.load_game("hatairo", players=3), ["human", "random", "human"], seed=4)
     TerminalSession(table, ask=ask, say=said.append).run()

@@ -16,6 +16,7 @@ from parlour.engine.registry import register
 from parlour.play import TerminalSession, seat_table
 
 from ..engine.nim import Nim
+from .scripted import typed
 
 register(Nim)
 runner = CliRunner()
@@ -23,13 +24,7 @@ runner = CliRunner()
 
 def session(entries: list[str], record_path: Path | None = None) -> tuple[list[str], TerminalSession]:
     said: list[str] = []
-    feed = iter(entries)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
+    ask = typed(entries)
 
     table = seat_table(parlour.load_game("nim", stones=9), ["human", "human"], seed=3)
     return said, TerminalSession(table, ask=ask, say=said.append, record_path=record_path)
