@@ -39,3 +39,18 @@ def copy_data(module: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.delitem(sys.modules, package, raising=False)
     monkeypatch.setattr(module, "PACKAGE", package)
     return DataCopy(folder, package)
+
+
+def repeat_line(number: int) -> Callable[[str], str]:
+    """An edit that appends an identical copy of line `number` (line 1 is a CSV file's header)."""
+
+    def edit(text: str) -> str:
+        lines = text.splitlines(keepends=True)
+        return "".join(lines) + lines[number - 1]
+
+    return edit
+
+
+def replace_once(old: str, new: str) -> Callable[[str], str]:
+    """An edit that replaces the first `old` with `new`."""
+    return lambda text: text.replace(old, new, 1)

@@ -11,11 +11,8 @@ import pytest
 from parlour.engine import DataError
 from parlour.games.hanbok_runway import components
 from tests.games.data_copy import copy_data
-
-
-def _repeat(number: int) -> Callable[[str], str]:
-    """Appends an identical copy of one line (line 1 is the header)."""
-    return lambda text: text + text.splitlines(keepends=True)[number - 1]
+from tests.games.data_copy import repeat_line as _repeat
+from tests.games.data_copy import replace_once as _replace
 
 
 def _drop(start: str) -> Callable[[str], str]:
@@ -23,16 +20,16 @@ def _drop(start: str) -> Callable[[str], str]:
     return lambda text: "".join(line for line in text.splitlines(keepends=True) if not line.startswith(start))
 
 
-def _replace(old: str, new: str) -> Callable[[str], str]:
-    return lambda text: text.replace(old, new, 1)
-
-
 @pytest.mark.parametrize(
     ("filename", "change", "message"),
     [
         ("components.csv", _drop("rulebook,"), "components.csv: no row for rulebook"),
         ("components.csv", _drop("card_tray,"), "components.csv: no row for card_tray"),
-        ("components.csv", _repeat(4), "components.csv row 11: component 'reference_card' already appears in row 4"),
+        (
+            "components.csv",
+            _repeat(4),
+            "components.csv row 11: component 'reference_card' already appears in row 4",
+        ),
         ("components.csv", _replace("\nrulebook,", "\nrules_sheet,"), "components.csv row 10: unknown component"),
         ("components.csv", _replace("reference_card,4,", "reference_card,3,"), "row 4: the rulebook lists 4 ref"),
         ("components.csv", _replace("card_tray,1,sourced", "card_tray,1,guess"), "row 5: status must start"),
@@ -40,7 +37,11 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
         ("style_cards.csv", _replace("S02,oval", ",oval"), "style_cards.csv row 3: empty card_id"),
         ("fabric_cards.csv", _repeat(2), "fabric_cards.csv row 32: card_id 'F01' already appears in row 2"),
         ("fabric_cards.csv", _replace("F01,green", ",green"), "fabric_cards.csv row 2: empty card_id"),
-        ("fabric_cards.csv", _replace("F01,green,red", "F01,green,green"), "row 2: a fabric card shows two different"),
+        (
+            "fabric_cards.csv",
+            _replace("F01,green,red", "F01,green,green"),
+            "row 2: a fabric card shows two different",
+        ),
         ("fabric_tokens.csv", _repeat(2), "fabric_tokens.csv row 38: token_id 'GR-1' already appears in row 2"),
         ("fabric_tokens.csv", _replace("GR-1,", ","), "fabric_tokens.csv row 2: empty token_id"),
         ("fabric_tokens.csv", _replace("sourced,designed", "sourced,invented"), "row 2: influence_status must"),
@@ -48,9 +49,17 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
         ("vp_tokens.csv", _repeat(8), "vp_tokens.csv row 14: token_id 'AVP-1' already appears in row 8"),
         ("vp_tokens.csv", _replace("additional_vp,,", "additional_vp,red,"), "row 8: additional VP tokens are"),
         ("config.toml", _replace("safety_turn_cap = 200 ", "safety_turn_cap = 100001 "), "safety_turn_cap must be"),
-        ("config.toml", _replace("[-3, -1, 1,", '["-3", -1, 1,'), "token_influences must be a list of whole numbers"),
+        (
+            "config.toml",
+            _replace("[-3, -1, 1,", '["-3", -1, 1,'),
+            "token_influences must be a list of whole numbers",
+        ),
         ("config.toml", _replace("blue = 1", 'blue = "1"'), "[vp_trophies] blue must be a whole number >= 0"),
-        ("config.toml", _replace("blue = 1", "blue = -1"), "[vp_trophies] blue must be a whole number >= 0, got -1"),
+        (
+            "config.toml",
+            _replace("blue = 1", "blue = -1"),
+            "[vp_trophies] blue must be a whole number >= 0, got -1",
+        ),
     ],
 )
 def test_a_damaged_file_is_refused(

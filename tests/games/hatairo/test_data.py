@@ -12,19 +12,12 @@ import pytest
 from parlour.engine import DataError
 from parlour.games.hatairo import components
 from tests.games.data_copy import copy_data
+from tests.games.data_copy import repeat_line as _repeat
+from tests.games.data_copy import replace_once as _replace
 
 
 def _load_all() -> Any:
     return components.load_flags(components.load_checks()), components.load_motifs(), components.load_tiles()
-
-
-def _repeat(number: int) -> Callable[[str], str]:
-    """Appends an identical copy of one line (line 1 is the header)."""
-    return lambda text: text + text.splitlines(keepends=True)[number - 1]
-
-
-def _replace(old: str, new: str) -> Callable[[str], str]:
-    return lambda text: text.replace(old, new, 1)
 
 
 @pytest.mark.parametrize(
@@ -65,8 +58,16 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
             "row 36 ('M2-16'): type-II motifs score nothing",
         ),
         ("flags.csv", _replace("\nAlbania,", "\n,"), "flags.csv row 3: empty name"),
-        ("flags.csv", _replace("\nAlbania,", "\nalgeria,"), "flags.csv row 4: name 'Algeria' already appears in row 3"),
-        ("provenance.toml", _replace("check_vp_formula = true", 'check_vp_formula = "false"'), "must be true or false"),
+        (
+            "flags.csv",
+            _replace("\nAlbania,", "\nalgeria,"),
+            "flags.csv row 4: name 'Algeria' already appears in row 3",
+        ),
+        (
+            "provenance.toml",
+            _replace("check_vp_formula = true", 'check_vp_formula = "false"'),
+            "must be true or false",
+        ),
     ],
 )
 def test_a_damaged_file_is_refused(

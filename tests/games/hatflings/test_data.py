@@ -11,15 +11,8 @@ import pytest
 from parlour.engine import DataError
 from parlour.games.hatflings import components
 from tests.games.data_copy import copy_data
-
-
-def _repeat(number: int) -> Callable[[str], str]:
-    """Appends an identical copy of one line (line 1 is the header)."""
-    return lambda text: text + text.splitlines(keepends=True)[number - 1]
-
-
-def _replace(old: str, new: str) -> Callable[[str], str]:
-    return lambda text: text.replace(old, new, 1)
+from tests.games.data_copy import repeat_line as _repeat
+from tests.games.data_copy import replace_once as _replace
 
 
 @pytest.mark.parametrize(
@@ -35,9 +28,17 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
         ("specials.csv", _replace("yes,yes,sourced (text)", "yes,yes,maybe"), "specials.csv row 2: status"),
         ("scene_default.toml", _replace("pig = 1 ", "pig = 2 "), "pig = 2 but components.csv says 1"),
         ("scene_default.toml", _replace("starting_captain = 0", "starting_captain = 2"), "must be 0 or 1, got 2"),
-        ("scene_default.toml", _replace("repetition_limit = 3", "repetition_limit = 1"), "repetition_limit must be"),
+        (
+            "scene_default.toml",
+            _replace("repetition_limit = 3", "repetition_limit = 1"),
+            "repetition_limit must be",
+        ),
         ("scene_default.toml", _replace("max_turns = 200", "max_turns = 200000"), "max_turns must be at most"),
-        ("scene_default.toml", _replace("num_objects = 3", "num_objects = 9"), "num_objects = 9 but the supply has 8"),
+        (
+            "scene_default.toml",
+            _replace("num_objects = 3", "num_objects = 9"),
+            "num_objects = 9 but the supply has 8",
+        ),
         ("scene_default.toml", _replace('"f1"]', '"g1"]'), "start_zone_0: 'g1' is not a square a1..f6"),
         ("scene_default.toml", _replace('"f6"]', '"f1"]'), "start zones overlap on f1"),
         ("scene_default.toml", _replace('square = "c3"', 'square = "c1"'), "tree on c1 is inside a start zone"),

@@ -11,6 +11,7 @@ import pytest
 from parlour.engine.errors import DataError
 from parlour.games.yamatai import components as comp
 from tests.games.data_copy import copy_data
+from tests.games.data_copy import repeat_line as _repeat
 
 
 @pytest.fixture(autouse=True)
@@ -27,16 +28,6 @@ def _line(number: int, change: Callable[[str], str]) -> Callable[[str], str]:
         lines = text.splitlines(keepends=True)
         lines[number - 1] = change(lines[number - 1])
         return "".join(lines)
-
-    return edit
-
-
-def _repeat(number: int) -> Callable[[str], str]:
-    """Appends an identical copy of one line."""
-
-    def edit(text: str) -> str:
-        lines = text.splitlines(keepends=True)
-        return "".join(lines) + lines[number - 1]
 
     return edit
 
