@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import parlour
 from parlour.agents import AgentSpecError, agent_kinds, make_agent, parse_spec, split_specs
 from parlour.agents.greedy import GreedyAgent
 from parlour.agents.mcts import MctsAgent
@@ -88,3 +89,21 @@ def test_bad_specs_are_named(spec: str, message: str) -> None:
 )
 def test_seat_lists_keep_each_specs_parameters(text: str, specs: list[str]) -> None:
     assert split_specs(text) == specs
+
+
+def test_a_games_search_defaults_apply_unless_the_spec_names_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = parlour.load_game("nim", stones=7).new_state(0)
+    monkeypatch.setattr(type(state.game), "search_defaults", {"c": 1.5, "rollout": "random", "cutoff": 3})
+    general = make_agent("mcts:iterations=10", 1)
+    general.act(state)
+    assert (general.c, general.rollout, general.cutoff) == (1.5, "random", 3)
+    named = make_agent("mcts:iterations=10,c=0.2,rollout=heuristic,cutoff=0", 1)
+    named.act(state)
+    assert (named.c, named.rollout, named.cutoff) == (0.2, "heuristic", 0)
+
+
+def test_without_game_defaults_the_general_search_settings_apply() -> None:
+    state = parlour.load_game("nim", stones=7).new_state(0)
+    agent = make_agent("mcts:iterations=10", 1)
+    agent.act(state)
+    assert (agent.c, agent.rollout, agent.cutoff) == (0.4, "heuristic", 0)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from parlour.agents.base import (
     Agent,
@@ -41,6 +42,9 @@ from parlour.engine.actions import Action
 from parlour.engine.errors import IllegalAction
 from parlour.engine.game import State
 from parlour.engine.rng import Rng
+
+DEFAULTS = {"c": 0.4, "rollout": "heuristic", "cutoff": 0}
+"""The settings a search uses when neither its spec nor the game (`Game.search_defaults`) names them."""
 
 REUSE_CHECKS = 3
 """Re-drawn futures a kept subtree must agree with (a coin toss that could fall either way slips
@@ -94,17 +98,17 @@ class MctsAgent(Agent):
         seed: int = 0,
         iterations: int | None = 1000,
         seconds: float | None = None,
-        c: float = 0.4,
-        rollout: str = "heuristic",
-        cutoff: int = 0,
+        c: float | None = None,
+        rollout: str | None = None,
+        cutoff: int | None = None,
         reuse: bool = True,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
-        self.c = c
-        self.rollout = rollout
-        self.cutoff = cutoff
+        # None: the game's own `search_defaults`, else the general ones (see `_settle`).
+        self._asked = (c, rollout, cutoff)
+        self._settle({})
         self.reuse = reuse
         self.last_search: Search | None = None
         self._by_availability = True
@@ -125,6 +129,7 @@ class MctsAgent(Agent):
         """Grow the tree for the seat to move within the budget and rank its legal actions."""
         seat = state.current_player()
         players = state.game.num_players
+        self._settle(state.game.search_defaults)
         self._by_availability = not state.game.perfect_information
         root, reused = self._kept_root(state, seat)
         if root is None:
@@ -141,6 +146,13 @@ class MctsAgent(Agent):
         result = Search(seat, done, elapsed, reused, self._rank(root, state.legal_actions(), seat))
         self.last_search = result
         return result
+
+    def _settle(self, game_defaults: dict[str, Any]) -> None:
+        """The spec's settings first, then the game's, then the general defaults."""
+        c, rollout, cutoff = self._asked
+        self.c = c if c is not None else game_defaults.get("c", DEFAULTS["c"])
+        self.rollout = rollout if rollout is not None else game_defaults.get("rollout", DEFAULTS["rollout"])
+        self.cutoff = cutoff if cutoff is not None else game_defaults.get("cutoff", DEFAULTS["cutoff"])
 
     # --- one iteration -----------------------------------------------------------------------
 
@@ -276,8 +288,8 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
         seed=seed_param(params, seed),
         iterations=iterations,
         seconds=seconds,
-        c=number_param(params, "c", 0.4, float),
-        rollout=choice_param(params, "rollout", "heuristic", ("random", "heuristic")),
-        cutoff=number_param(params, "cutoff", 0, int),
+        c=number_param(params, "c", None, float),
+        rollout=choice_param(params, "rollout", "heuristic", ("random", "heuristic")) if "rollout" in params else None,
+        cutoff=number_param(params, "cutoff", None, int),
         reuse=choice_param(params, "reuse", "yes", ("yes", "no")) == "yes",
     )

@@ -42,6 +42,9 @@ class Game(abc.ABC):
     summary: ClassVar[str]
     options_spec: ClassVar[tuple[Option, ...]]
     perfect_information: ClassVar[bool]
+    search_defaults: ClassVar[dict[str, Any]] = {}
+    """Settings the search bots use for this game unless a spec says otherwise (for MCTS: `c`,
+    `rollout`, `cutoff`); each game documents why its own differ from the bots' general defaults."""
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = validate_options(self.name, self.options_spec, options)
