@@ -6,6 +6,7 @@ the game's index and returns plain JSON-able data.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from parlour.agents import make_agent
@@ -77,3 +78,38 @@ def _write_up(
         "features": seat_features(state, actors),
     }
     return record
+
+
+class Played:
+    """One finished game, held as its record or as the JSON line that stores it, whichever is at hand.
+
+    The other form is made only when asked for. Workers send the line: a string passes between
+    processes almost for free while a nested record costs the receiving process time to rebuild,
+    and the receiver, which also feeds the workers, then only writes the line to the journal.
+    """
+
+    __slots__ = ("_line", "_record", "index")
+
+    def __init__(self, index: int, record: dict[str, Any] | None = None, line: str | None = None) -> None:
+        assert record is not None or line is not None, "a game is its record or its line"
+        self.index = index
+        self._record = record
+        self._line = line
+
+    @property
+    def record(self) -> dict[str, Any]:
+        if self._record is None:
+            self._record = json.loads(self._line)  # type: ignore[arg-type]
+        return self._record
+
+    @property
+    def line(self) -> str:
+        """The record as one line of JSON, without the newline."""
+        if self._line is None:
+            self._line = json.dumps(self._record, separators=(",", ":"))
+        return self._line
+
+
+def play_to_line(tournament: Tournament, index: int) -> tuple[int, str]:
+    """Game `index` as (index, JSON line): the form a worker sends back."""
+    return index, Played(index, play(tournament, index)).line

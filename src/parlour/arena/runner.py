@@ -12,6 +12,7 @@ from typing import Any
 
 from parlour.arena import report
 from parlour.arena.backends import BACKENDS, connect_ray, default_workers, import_ray, run_local, run_ray
+from parlour.arena.match import Played
 from parlour.arena.stats import Summary, summarize
 from parlour.arena.store import Store
 from parlour.arena.tournament import ArenaError, Tournament
@@ -83,7 +84,7 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
         raise ArenaError(f"cannot reach the Ray cluster at {address}: {error.strerror or error}") from None
 
 
-def games_of(tournament: Tournament, todo: list[int], backend: str, workers: int | None) -> Iterator[dict[str, Any]]:
+def games_of(tournament: Tournament, todo: list[int], backend: str, workers: int | None) -> Iterator[Played]:
     if backend == "ray":
         return run_ray(tournament, todo, workers)
     return run_local(tournament, todo, workers or default_workers())
@@ -105,7 +106,7 @@ def run(
     """
     check_backend(backend, workers, address)
     store = Store.open(out, tournament, resume) if out is not None else None
-    done: dict[int, dict[str, Any]] = store.done if store else {}
+    done: dict[int, Played] = store.done if store else {}
     todo = [index for index in range(tournament.games) if index not in done]
     ray_started_here = connect_ray(address) if backend == "ray" and todo else False
     if store:
@@ -115,17 +116,17 @@ def run(
     try:
         if progress:
             progress(len(done), tournament.games)
-        for record in games_of(tournament, todo, backend, workers):
+        for game in games_of(tournament, todo, backend, workers):
             if store:
-                store.append(record)
+                store.append(game)
             else:
-                done[record["arena"]["index"]] = record
+                done[game.index] = game
             played += 1
             if progress:
                 progress(len(done), tournament.games)
     finally:
         seconds = time.perf_counter() - started
-        records = [done[index] for index in sorted(done)]
+        records = [done[index].record for index in sorted(done)]
         summary = summarize(records, tournament.names, tournament.agents)
         if store:
             store.finish(report.render(title(tournament), facts(tournament, len(records)), [("", summary)]))

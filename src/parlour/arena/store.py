@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from parlour.arena.match import Played
 from parlour.arena.tournament import FORMAT, ArenaError, Tournament
 
 MANIFEST = "manifest.json"
@@ -51,7 +52,7 @@ def _show(value: Any) -> str:
 class Store:
     """The output folder of one tournament, opened for a new run or to resume one."""
 
-    def __init__(self, folder: Path, tournament: Tournament, done: dict[int, dict[str, Any]]) -> None:
+    def __init__(self, folder: Path, tournament: Tournament, done: dict[int, Played]) -> None:
         self.folder = folder
         self.tournament = tournament
         self.done = done
@@ -98,13 +99,13 @@ class Store:
         return held
 
     @staticmethod
-    def _read_journal(path: Path, tournament: Tournament) -> dict[int, dict[str, Any]]:
+    def _read_journal(path: Path, tournament: Tournament) -> dict[int, Played]:
         """The games a journal holds by index; a last line cut short by a kill is dropped from the file."""
         if not path.exists():
             return {}
         raw = path.read_bytes()
         lines = raw.split(b"\n")
-        done: dict[int, dict[str, Any]] = {}
+        done: dict[int, Played] = {}
         kept = 0  # bytes of complete, valid lines
         for number, line in enumerate(lines, 1):
             last = number == len(lines)
@@ -122,7 +123,7 @@ class Store:
                 break  # written without its newline: the write was cut short
             if record.get("game") != tournament.game or record.get("seed") != tournament.game_seed(index):
                 raise ArenaError(f"{path} line {number} is a game of another tournament")
-            done.setdefault(index, record)
+            done.setdefault(index, Played(index, record=record))
             kept += len(line) + 1
         if kept != len(raw):
             with path.open("r+b") as journal:
@@ -140,11 +141,11 @@ class Store:
         _atomic_write(self.folder / MANIFEST, json.dumps(self.tournament.manifest(), indent=1) + "\n")
         self._journal = (self.folder / RECORDS).open("a", encoding="utf-8")
 
-    def append(self, record: dict[str, Any]) -> None:
+    def append(self, played: Played) -> None:
         assert self._journal is not None, "start() opens the journal"
-        self._journal.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._journal.write(played.line + "\n")
         self._journal.flush()
-        self.done[record["arena"]["index"]] = record
+        self.done[played.index] = played
 
     def close(self) -> None:
         if self._journal is not None:
@@ -152,13 +153,14 @@ class Store:
             self._journal = None
 
     def records(self) -> list[dict[str, Any]]:
-        return [self.done[index] for index in sorted(self.done)]
+        return [self.done[index].record for index in sorted(self.done)]
 
     def finish(self, report_html: str | None) -> None:
         """Rewrite the journal in game order and build results.csv (and the report) from it."""
         self.close()
-        records = self.records()
-        _atomic_write(self.folder / RECORDS, "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+        games = [self.done[index] for index in sorted(self.done)]
+        _atomic_write(self.folder / RECORDS, "".join(played.line + "\n" for played in games))
+        records = [played.record for played in games]
         _atomic_write(self.folder / RESULTS, results_csv(records))
         if report_html is not None:
             _atomic_write(self.folder / REPORT, report_html)
