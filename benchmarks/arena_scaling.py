@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import resource
+import tempfile
 
 from parlour.arena.runner import run
 from parlour.arena.tournament import plan
@@ -27,13 +28,14 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(game: str, games: int, workers: int, repeat: int) -> tuple[float, float]:
+def measure(game: str, games: int, workers: int, repeat: int, out: bool) -> tuple[float, float]:
     """(best games/s of wall time, CPU seconds per game) over `repeat` runs."""
     tournament = plan(game, "random,random", games, seed=1)
     best, cpu = 0.0, float("inf")
     for _ in range(repeat):
         before = cpu_seconds()
-        result = run(tournament, workers=workers)
+        with tempfile.TemporaryDirectory() as folder:
+            result = run(tournament, out=f"{folder}/run" if out else None, workers=workers)
         best = max(best, result.games_per_second)
         cpu = min(cpu, (cpu_seconds() - before) / games)
     return best, cpu
@@ -45,16 +47,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--out", action="store_true", help="write a results folder in each run, as simulate --out")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     arguments = parser.parse_args()
-    one, cpu_one = measure(arguments.game, arguments.games, 1, arguments.repeat)
-    many, cpu_many = measure(arguments.game, arguments.games, arguments.workers, arguments.repeat)
+    one, cpu_one = measure(arguments.game, arguments.games, 1, arguments.repeat, arguments.out)
+    many, cpu_many = measure(arguments.game, arguments.games, arguments.workers, arguments.repeat, arguments.out)
     # What the pool would reach on idle cores: each worker as fast as the single one, less the
     # extra CPU the pool spends per game (hand-outs, pickling). Unaffected by other load.
     idle = arguments.workers * cpu_one / cpu_many
     figures = {
         "game": arguments.game,
         "games": arguments.games,
+        "results_folder": arguments.out,
         "cores": os.cpu_count(),
         "load_average": os.getloadavg()[0],
         "games_per_s_1_worker": round(one, 1),
