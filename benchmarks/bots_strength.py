@@ -169,7 +169,7 @@ def strength_table(rows: list[dict[str, Any]]) -> str:
         total = sum(row["score"] for row in group)
         low, high = wilson(total, n)
         mean = total / n
-        target, met = _target(players, opponent, low, high)
+        target, met = _target(players, opponent, mean, low, high)
         lines.append(
             f"| {game} | {players} | {opponent} | {n} | {mean:.0%} | {low:.0%}–{high:.0%} | "
             f"{(high - low) / 2:.0%} | {target} | {met} |"
@@ -180,8 +180,13 @@ def strength_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _target(players: int, opponent: str, low: float, high: float) -> tuple[str, str]:
-    """The issue's target for a row, and whether the interval shows it met, missed or cannot tell."""
+PRECISION = 0.07
+"""The issue asks for enough games that the 95% interval is narrower than +-7%."""
+
+
+def _target(players: int, opponent: str, mean: float, low: float, high: float) -> tuple[str, str]:
+    """The issue's target for a row, and whether it is met: enough games for +-7%, and the rate at
+    or above the target. With fewer games the verdict says what the interval shows so far."""
     if players == 2:
         goal = 0.95 if opponent == "random" else 0.70
         label = f"≥ {goal:.0%}"
@@ -190,11 +195,16 @@ def _target(players: int, opponent: str, low: float, high: float) -> tuple[str, 
         label = f"≥ {goal:.0%} (1.5 × 1/{players})"
     else:
         return f"(fair share {1 / players:.0%})", "—"
+    if (high - low) / 2 <= PRECISION:
+        return label, "yes" if mean >= goal else "no"
+    needed = math.ceil(Z95**2 * max(mean * (1 - mean), 0.05 * 0.95) / PRECISION**2)
     if low >= goal:
-        return label, "yes"
-    if high < goal:
-        return label, "no"
-    return label, "open (interval spans it)"
+        so_far = "above the target"
+    elif high < goal:
+        so_far = "below the target"
+    else:
+        so_far = "spans the target"
+    return label, f"not yet: interval {so_far}; ±7% needs about {needed} games"
 
 
 def measure_speed(args: argparse.Namespace) -> list[dict[str, Any]]:
