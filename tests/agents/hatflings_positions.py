@@ -38,6 +38,7 @@ def endgame(layout: dict[str, str], *, pool: int, pig: str, to_move: int = 0, se
     state.seen = {}
     state.end_reason = ""
     state._legal = state._legal_ids = None
+    state.rebuild_masks()  # hat and scenery were written by hand
     state._start_turn([])  # a position is taken at the start of a turn (R22, R25)
     return state
 

@@ -78,6 +78,7 @@ def position(
     state.seen = {}
     state.end_reason = ""
     state._legal = state._legal_ids = None
+    state.rebuild_masks()  # hat and scenery were written by hand
     state._start_turn([])  # the position is taken at the start of a turn (R20, R22, R25)
     return state
 

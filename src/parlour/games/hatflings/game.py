@@ -158,13 +158,23 @@ class Hatflings(Game):
                     f"greedy push at {NAMES[s]} {name}", "greedy", (A_GREEDY, s, d, 0), square=NAMES[s], direction=name
                 )
                 self.greedy_by_square[s] += (aid,)
-        self.jumps: list[tuple[tuple[int, int, int], ...]] = [() for _ in SQUARES]
-        """Per origin square: (jumped square's bit, landing square's bit, action id) of each jump."""
+        jump_ids = [[0] * len(SQUARES) for _ in DIRECTIONS]
+        origins = [0] * len(DIRECTIONS)
         for s in SQUARES:
-            for _, over, to in board.jump_lines(s):
+            for d, over, to in board.jump_lines(s):
                 label = f"jump {NAMES[s]} over {NAMES[over]} to {NAMES[to]}"
-                aid = add(label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to])
-                self.jumps[s] += ((1 << over, 1 << to, aid),)
+                jump_ids[d][s] = add(
+                    label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to]
+                )
+                origins[d] |= 1 << s
+        self.jump_rays: list[tuple[int, int, int, int, int, tuple[int, ...]]] = []
+        """Per direction: the right and left shifts that bring the jumped square's bit onto the origin's,
+        the same for the landing square, the origins whose jump stays on the floor, and each origin's
+        jump id (see `HatflingsState._jump_ids`). Ids run by origin, then direction."""
+        for d, (_, dx, dy) in enumerate(DIRECTIONS):
+            step = dy * board.WIDTH + dx  # the jumped square is origin + step, the landing origin + 2 * step
+            shifts = (max(step, 0), max(-step, 0), max(2 * step, 0), max(-2 * step, 0))
+            self.jump_rays.append((*shifts, origins[d], tuple(jump_ids[d])))
         for s in SQUARES:
             self.puddle_ids[s] = add(f"puddle at {NAMES[s]}", "puddle", (A_PUDDLE, s, 0, 0), square=NAMES[s])
         for s in SQUARES:

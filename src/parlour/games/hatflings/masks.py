@@ -1,16 +1,17 @@
 """Bitmasks of the floor (bit s = square s), read off the square lists in a few C-level steps.
 
 The legal-move generator needs, for the captain to move: their halflings, those that may jump,
-the rivals that may be jumped over, and the squares nobody can enter. Rather than looping over
-36 squares in Python, the square lists are turned into bytes, each byte translated to "0" or "1"
-by a table, and the result parsed as a binary number: `int(hats[::-1].translate(OWN[c]), 2)`.
-Scenery changes seldom, so its masks are kept per scenery list (`scenery_masks`). The squares
-around a set of squares are found with shifts (`around`).
+the rivals that may be jumped over, and the squares nobody can enter. The state keeps these masks
+up to date move by move (see `HatflingsState.rebuild_masks`); this module derives them from scratch.
+Rather than looping over 36 squares in Python, a square list is turned into bytes, each byte
+translated to "0" or "1" by a table, and the result parsed as a binary number:
+`int(hats[::-1].translate(OWN[c]), 2)`. The squares around a set of squares are found with shifts
+(`around`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from parlour.games.hatflings.board import SQUARES, WIDTH
 from parlour.games.hatflings.pieces import BARREL, EMPTY
@@ -39,16 +40,16 @@ def around(squares: int) -> int:
     return (row | row << WIDTH | row >> WIDTH) & FULL
 
 
-_SCENERY_MASKS: dict[bytes, tuple[int, int]] = {}
-_SCENERY_MASKS_KEPT = 1 << 14
+def mask(table: bytes, codes: Sequence[int]) -> int:
+    """The squares whose code `table` marks "1" (`codes` a bytearray, or a plain list of codes)."""
+    return int(bytes(codes)[::-1].translate(table), 2)
 
 
-def scenery_masks(scenery: bytes) -> tuple[int, int]:
-    """(floor, walls) of a scenery list: the squares with no scenery, and those no halfling may enter."""
-    masks = _SCENERY_MASKS.get(scenery)
-    if masks is None:
-        if len(_SCENERY_MASKS) >= _SCENERY_MASKS_KEPT:
-            _SCENERY_MASKS.clear()  # a bound on memory; long playout runs see many puddle layouts
-        under = scenery[::-1]
-        masks = _SCENERY_MASKS[scenery] = (int(under.translate(FLOOR), 2), int(under.translate(WALLS), 2))
-    return masks
+def squares_of(squares: int) -> list[int]:
+    """The squares of a bitmask, lowest first."""
+    found = []
+    while squares:
+        low = squares & -squares
+        squares ^= low
+        found.append(low.bit_length() - 1)
+    return found

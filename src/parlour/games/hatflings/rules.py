@@ -23,7 +23,7 @@ from parlour.games.hatflings import render as drawing
 from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS, SQUARES, is_edge, push_line
 from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE, PLACE_ROWS, Hatflings
 from parlour.games.hatflings.heuristic import evaluate
-from parlour.games.hatflings.masks import OWN, around, scenery_masks
+from parlour.games.hatflings.masks import FLOOR, OWN, WALLS, around, mask, squares_of
 from parlour.games.hatflings.pieces import (
     ALL_SPECIALS,
     BARREL,
@@ -57,6 +57,9 @@ class HatflingsState(State):
     __slots__ = (
         "hat",
         "scenery",
+        "own",
+        "floor",
+        "walls",
         "pig",
         "pool",
         "specials",
@@ -81,6 +84,15 @@ class HatflingsState(State):
     """Per square: 0, or the halfling there as kind * 2 + colour."""
     scenery: bytearray
     """Per square: EMPTY, BOX, BARREL, TREE, COLUMN or PUDDLE + owner."""
+    # The move generator asks "whose halfling, what blocks" of all 36 squares every turn, so these
+    # masks of `hat` and `scenery` are kept up to date by each change instead of recomputed.
+    # `rebuild_masks` derives them afresh; anything writing `hat` or `scenery` by hand must call it.
+    own: list[int]
+    """Per colour, a bitmask of the squares holding a halfling that wears it."""
+    floor: int
+    """Bitmask of the squares without scenery."""
+    walls: int
+    """Bitmask of the squares no halfling may enter for their scenery: tree, column, puddle."""
     pig: int
     """The pig's square (-1 before it is placed)."""
     pool: int
@@ -97,7 +109,7 @@ class HatflingsState(State):
     turns: int
     lander: int
     """The square of the halfling whose landing is still being resolved (clumsy puddle, pig)."""
-    seen: dict[bytes, int]
+    seen: dict[tuple[Any, ...], int]
     """How often each position occurred at the start of a turn (R25)."""
     repeats: int
     """How often the position at the start of this turn has occurred, this time included (R25)."""
@@ -135,8 +147,16 @@ class HatflingsState(State):
                 state.objects_left[OBJECT_CODES[name]] -= 1
             state.pig = game.scene.pig
             state.phase = DANCE
+        state.rebuild_masks()
+        if state.phase == DANCE:
             state._start_turn([])
         return state
+
+    def rebuild_masks(self) -> None:
+        """Derive `own`, `floor` and `walls` from `hat` and `scenery` (after setting them up by hand)."""
+        self.own = [mask(OWN[0], self.hat), mask(OWN[1], self.hat)]
+        self.floor = mask(FLOOR, self.scenery)
+        self.walls = mask(WALLS, self.scenery)
 
     # --- protocol ----------------------------------------------------------------------------
 
@@ -189,9 +209,9 @@ class HatflingsState(State):
         if phase == DANCE:
             ids = self._dance_ids()
         elif phase == PIG_MOVE:
-            ids = list(map(self.game.pig_ids.__getitem__, self._empty_around(self.pig)))
+            ids = list(map(self.game.pig_ids.__getitem__, squares_of(self._empty_around(self.pig))))
         elif phase == PUDDLE_CHOICE:
-            ids = list(map(self.game.puddle_ids.__getitem__, self._empty_around(self.lander)))
+            ids = list(map(self.game.puddle_ids.__getitem__, squares_of(self._empty_around(self.lander))))
         elif phase == SCENE:
             ids = self._scene_ids()
         elif phase == PIG_SETUP:
@@ -216,25 +236,13 @@ class HatflingsState(State):
                     ids.extend(table[s])
             return ids
         # The floor as bitmasks (see masks.py): whose halflings, what blocks, who may jump whom.
-        hats = bytes(hat)[::-1]  # bytes also accepts positions built as lists
-        own = int(hats.translate(OWN[c]), 2)
-        rival = int(hats.translate(OWN[1 - c]), 2)
-        floor, walls = scenery_masks(bytes(scenery))
-        blocked = own | rival | walls | BIT[pig]
+        own, rival = self.own[c], self.own[1 - c]
+        floor = self.floor
+        blocked = own | rival | self.walls | BIT[pig]
         jumpable = rival & floor  # a rival on a box or barrel cannot be jumped over
         near = own & around(jumpable)  # most turns no own halfling stands next to a jumpable rival
         if near:
-            free = ~blocked
-            jumps = game.jumps
-            while near:
-                low = near & -near
-                near ^= low
-                s = low.bit_length() - 1
-                if hat[s] >> 1 == CHEATING:
-                    continue  # 6.3: a cheating halfling is never moved by its captain
-                for over, to, aid in jumps[s]:
-                    if jumpable & over and free & to:
-                        ids.append(aid)
+            ids = self._jump_ids(near, jumpable, ~blocked)
         targets = around(own) & ~blocked
         if sources and targets:
             # One lookup per rank, unrolled: an empty rank adds an empty tuple.
@@ -254,6 +262,27 @@ class HatflingsState(State):
                 ids.extend(greedy[low.bit_length() - 1])
         return ids
 
+    def _jump_ids(self, movers: int, jumpable: int, free: int) -> list[int]:
+        """The jumps of `movers` over a `jumpable` rival onto a `free` square, in action-id order.
+
+        Origin, jumped and landing squares lie `step` apart in a line, so shifting the masks by one
+        and two steps lines them up: one direction's origins come out of a few integer operations
+        instead of a loop over every halfling's eight jumps. Only origins whose landing square is on
+        the floor are kept, so a shift never wraps round an edge.
+        """
+        hat = self.hat
+        ids: list[int] = []
+        for right, left, right2, left2, origins, jump_ids in self.game.jump_rays:
+            origins &= movers & (jumpable >> right << left) & (free >> right2 << left2)
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                s = low.bit_length() - 1
+                if hat[s] >> 1 != CHEATING:  # 6.3: a cheating halfling is never moved by its captain
+                    ids.append(jump_ids[s])
+        ids.sort()  # ids run by origin, then direction: the order the jumps were always listed in
+        return ids
+
     def _scene_ids(self) -> list[int]:
         zones = self.game.zone_masks[0] | self.game.zone_masks[1]
         squares = [s for s in SQUARES if not zones >> s & 1 and not self.scenery[s]]
@@ -263,10 +292,10 @@ class HatflingsState(State):
                 ids.extend(table[s] for s in squares)
         return ids
 
-    def _empty_around(self, s: int) -> list[int]:
-        """The squares next to `s` with nothing at all on them: no halfling, no scenery, no pig."""
-        hat, scenery, pig = self.hat, self.scenery, self.pig
-        return [n for n in NEIGHBOURS[s] if not hat[n] and not scenery[n] and n != pig]
+    def _empty_around(self, s: int) -> int:
+        """Bitmask of the squares next to `s` with nothing at all on them: no halfling, scenery or pig."""
+        own = self.own
+        return NEIGHBOUR_MASK[s] & self.floor & ~(own[0] | own[1] | BIT[self.pig])
 
     def _is_free(self, s: int) -> bool:
         """No halfling, tree, column, puddle or pig (an unoccupied box or barrel is free)."""
@@ -293,6 +322,7 @@ class HatflingsState(State):
                 self.pool += 1  # R19: the broken barrel's victim goes back to the pool
             return self._end_turn(events)
         self.hat[s] = halfling(kind, c)
+        self.own[c] |= BIT[s]
         if kind == FIREBUG:
             self._firebug_blast(s, events)
         elif kind == CLUMSY and self.puddle_supply and self._empty_around(s):
@@ -305,12 +335,14 @@ class HatflingsState(State):
         c = self.captain
         code = self.hat[origin]
         self.hat[origin] = 0
+        self.own[c] ^= BIT[origin]
         events = [told.jumped(c, code >> 1, origin, over, to)]
         if self.scenery[to] == BARREL and not self._barrel_holds(to, events):
             if code >> 1 == NORMAL:
                 self.pool += 1
             return self._end_turn(events)
         self.hat[to] = code
+        self.own[c] |= BIT[to]
         return self._land(to, events)
 
     def _greedy_entry(self, entry: int, direction: int) -> list[Event]:
@@ -340,6 +372,7 @@ class HatflingsState(State):
         for i in range(length - 1, 0, -1):
             hat[line[i]] = hat[line[i - 1]]
         hat[entry] = halfling(GREEDY, c)
+        self.own = [mask(OWN[0], hat), mask(OWN[1], hat)]  # a whole train moved: recount, once a game
         return self._land(entry, events)
 
     def _obstacle(self, s: int) -> str:
@@ -354,18 +387,26 @@ class HatflingsState(State):
         self.seen.clear()  # barrels never come back
         text = f"the barrel at {NAMES[s]} breaks and the halfling is eliminated"
         if self.puddle_supply:
-            self.scenery[s] = PUDDLE + c
+            self._set_scenery(s, PUDDLE + c)
             self.puddle_supply -= 1
             text += f"; a puddle of {self._colour(c)} is left"
         else:
-            self.scenery[s] = EMPTY
+            self._set_scenery(s, EMPTY)
         events.append(Event("barrel break", text, {"square": NAMES[s], "puddle": self.scenery[s] != EMPTY}))
         return False
+
+    def _set_scenery(self, s: int, code: int) -> None:
+        """Put scenery `code` (or EMPTY) on square `s`, keeping the `floor` and `walls` masks in step."""
+        self.scenery[s] = code
+        bit = BIT[s]
+        self.floor = self.floor | bit if code == EMPTY else self.floor & ~bit
+        self.walls = self.walls | bit if code > BARREL else self.walls & ~bit
 
     def _eliminate(self, s: int, why: str, events: list[Event]) -> None:
         """R19: a normal halfling goes back to the general pool, a special one to the box for good."""
         code = self.hat[s]
         self.hat[s] = 0
+        self.own[code & 1] ^= BIT[s]
         if code >> 1 == NORMAL:
             self.pool += 1
         events.append(told.eliminated(code, s, why))
@@ -378,7 +419,7 @@ class HatflingsState(State):
 
     def _clumsy_puddle(self, s: int) -> list[Event]:
         c = self.captain
-        self.scenery[s] = PUDDLE + c
+        self._set_scenery(s, PUDDLE + c)
         self.puddle_supply -= 1
         events = [
             Event(
@@ -401,17 +442,20 @@ class HatflingsState(State):
 
     def _change_hats(self, s: int, events: list[Event]) -> None:
         """7.5, R15-R17: rivals around the lander take its colour, once, without cascading."""
-        hat, scenery = self.hat, self.scenery
+        hat, own = self.hat, self.own
         code = hat[s]
         c = code & 1
-        stilts = code >> 1 == STILTS
+        rivals = NEIGHBOUR_MASK[s] & own[1 - c]
+        if code >> 1 != STILTS:
+            rivals &= self.floor  # only stilts reach a rival standing on a box or barrel
         changed: list[int] = []
-        for n in NEIGHBOURS[s]:
+        while rivals:  # lowest square first, as NEIGHBOURS lists them
+            low = rivals & -rivals
+            rivals ^= low
+            n = low.bit_length() - 1
             h = hat[n]
-            if not h or h & 1 == c:
-                continue
             kind = h >> 1
-            if kind == CHEATING or (scenery[n] and not stilts):
+            if kind == CHEATING:
                 continue
             if kind == JOKER:
                 hat[n] = halfling(SPENT_JOKER, c)
@@ -421,15 +465,19 @@ class HatflingsState(State):
                 continue
             else:
                 hat[n] = h ^ 1
+            own[c] |= low
+            own[1 - c] ^= low
             changed.append(n)
         if changed:
             events.append(told.hats_changed(c, tuple(changed)))
 
     def _replace_spent_joker(self, s: int, c: int, events: list[Event]) -> None:
         """R17: the joker's second change eliminates it; a pool halfling of the changer takes its place."""
+        self.own[1 - c] ^= BIT[s]
         if self.pool:
             self.pool -= 1
             self.hat[s] = halfling(NORMAL, c)
+            self.own[c] |= BIT[s]
             text = f"the joker at {NAMES[s]} loses its last hat and is replaced by a {self._colour(c)} halfling"
         else:
             self.hat[s] = 0
@@ -444,7 +492,7 @@ class HatflingsState(State):
         return self._end_turn(events)
 
     def _scene_object(self, code: int, s: int) -> list[Event]:
-        self.scenery[s] = code
+        self._set_scenery(s, code)
         self.objects_left[code] -= 1
         self.scene_left -= 1
         event = Event(
@@ -489,7 +537,7 @@ class HatflingsState(State):
         layout = bytes(self.scenery)  # searched in C, not square by square; also accepts lists
         s = layout.find(mine)
         while s >= 0:
-            self.scenery[s] = EMPTY
+            self._set_scenery(s, EMPTY)
             self.puddle_supply += 1
             events.append(told.puddle_dried(s))
             s = layout.find(mine, s + 1)
@@ -509,10 +557,20 @@ class HatflingsState(State):
             return self._finish(f"{self.turns} turns have been played", events)
         return events
 
-    def _position_key(self) -> bytes:
+    def _position_key(self) -> tuple[Any, ...]:
+        """Everything that decides the rest of the game, exactly (a tuple is cheaper to build than bytes)."""
         specials = self.specials
-        extra = [self.pig, self.pool, specials[0], specials[1], self.puddle_supply, self.started, self.captain]
-        return bytes(self.hat + self.scenery) + bytes(extra)
+        return (
+            bytes(self.hat),
+            bytes(self.scenery),
+            self.pig,
+            self.pool,
+            specials[0],
+            specials[1],
+            self.puddle_supply,
+            self.started,
+            self.captain,
+        )
 
     def _finish(self, reason: str, events: list[Event]) -> list[Event]:
         self.phase = OVER
@@ -583,6 +641,8 @@ class HatflingsState(State):
         self._copy_base_into(twin)
         twin.hat = self.hat.copy()
         twin.scenery = self.scenery.copy()
+        twin.own = self.own.copy()
+        twin.floor, twin.walls = self.floor, self.walls
         twin.specials = self.specials.copy()
         twin.objects_left = self.objects_left.copy()
         twin.seen = self.seen.copy()
