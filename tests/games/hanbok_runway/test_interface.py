@@ -11,7 +11,7 @@ import parlour
 from parlour.cli import app
 from parlour.engine import InvalidOption, Rng, load_game, replay
 from parlour.play import TerminalSession, seat_table
-from tests.games.hanbok_runway.positions import colour, give, place_set, turn_position
+from tests.games.hanbok_runway.positions import colour, give, place_set, put_first, turn_position
 
 
 def test_render_shows_a_seat_only_its_own_view() -> None:
@@ -76,6 +76,36 @@ def test_heuristic_reads_only_what_the_seat_knows() -> None:
         for k in range(3):
             assert state.determinize(seat, Rng(step * 3 + k)).heuristic(seat) == pytest.approx(state.heuristic(seat))
         state.apply(rng.choice(state.legal_actions()))
+
+
+def test_heuristic_counts_the_sets_the_cards_in_hand_promise() -> None:
+    state = turn_position()
+    bare = state.heuristic(0)
+    give(state, 0, "trapezoid", "green/blue")
+    nxt = put_first(state, "green", 4)
+    state.known[nxt] |= 1  # seat 0 peeked: a trapezoid there is worth 8
+    promising = state.heuristic(0)
+    assert promising > bare + 0.05
+    # the set itself is worth more than its promise, and a -3 next in line promises less
+    made = turn_position()
+    place_set(made, 0, "trapezoid", "green", 4)
+    assert made.heuristic(0) > promising
+    put_first(state, "green", -3)
+    state.known[nxt] |= 1
+    assert bare < state.heuristic(0) < promising
+    # the rival's hand counts against seat 0
+    give(state, 1, "bell", "blue/black")
+    assert state.heuristic(0) < promising
+
+
+def test_heuristic_promises_nothing_to_a_player_without_turns_left() -> None:
+    state = turn_position(seat=1)
+    state.triggered = True  # seat 1 is the second player: its turn is the last one
+    before = state.heuristic(1)
+    give(state, 0, "triangle", "orange/pink")
+    assert state.heuristic(1) == pytest.approx(before)
+    give(state, 1, "triangle", "orange/pink")
+    assert state.heuristic(1) > before
 
 
 def test_heuristic_of_a_finished_game_is_its_returns() -> None:
