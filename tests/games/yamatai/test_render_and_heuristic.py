@@ -7,6 +7,7 @@ import pytest
 from parlour.engine import IllegalAction, Rng
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai import rules as r
+from parlour.games.yamatai.heuristic import CULTURE_VALUE, HARBOUR_VALUE, estimates
 
 from .positions import bare, fresh, island, play, put_boats, put_tokens, tile, turn
 
@@ -73,6 +74,34 @@ def test_heuristic_is_bounded_and_favours_the_leader() -> None:
     assert values[2] > 0 > values[0]
     state.culture[0:6] = [3, 3, 0, 0, 0, 0]
     assert state.heuristic(0) > values[0]
+
+
+def test_heuristic_estimates_add_up_the_score_breakdown() -> None:
+    # The estimate skips scores() for speed; it must still count exactly what the breakdown counts.
+    rng = Rng(5)
+    for players in (2, 3, 4):
+        state = fresh(players, seed=players)
+        for step in range(120):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+            if step % 10:
+                continue
+            for seat in range(players):  # any specialists and tiles, the end-game ones included
+                state.specs[seat] = rng.next64() & (1 << 18) - 1
+                state.built[seat] = rng.next64() & (1 << 28) - 1
+                state.reserved[seat] = rng.next64() & (1 << 28) - 1
+                state.culture[6 * seat + rng.randrange(6)] += rng.randrange(5)
+                state.coins[seat] += rng.randrange(30)
+            expected = []
+            for seat, score in enumerate(state.scores()):
+                held = sum(state.culture[6 * seat : 6 * seat + 6])
+                waiting = sum(state.harbour[5 * seat : 5 * seat + 5])
+                exact = state.coins[seat] / state.coin_rate(seat)
+                expected.append(
+                    score.total - score.breakdown["coins"] + exact + CULTURE_VALUE * held + HARBOUR_VALUE * waiting
+                )
+            assert estimates(state) == expected
 
 
 def test_heuristic_of_a_finished_game_is_its_result() -> None:

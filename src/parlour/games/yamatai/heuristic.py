@@ -11,12 +11,20 @@ Each player's outlook is an estimate of their final prestige points:
 
 The evaluation is tanh((own estimate - best opponent's estimate) / 8), in [-1, 1]; a finished game
 returns its real result.
+
+Search evaluates every leaf for every seat, so the estimate is worked out here from the mats
+directly, with the PP of the built tiles and specialists looked up by halves of their bit masks,
+rather than through `scores()` and its breakdown dictionaries. It adds up exactly the same whole
+numbers as `scoring.player_score` (a test checks both agree on many positions).
 """
 
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import TYPE_CHECKING
+
+from parlour.games.yamatai.components import components
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.rules import YamataiState
@@ -26,16 +34,67 @@ HARBOUR_VALUE = 0.5
 SCALE = 8.0
 
 
+PointTables = tuple[tuple[int, ...], tuple[int, ...], int]
+"""Summed points of the low half of a bit mask, of its high half, and the width of the low half."""
+
+
+def _point_tables(points: list[int]) -> PointTables:
+    """Tables to add up the points of the items in a bit mask with two look-ups (see `estimates`)."""
+    low_bits = (len(points) + 1) // 2
+    low, high = points[:low_bits], points[low_bits:]
+    return (
+        tuple(sum(pp for bit, pp in enumerate(low) if value >> bit & 1) for value in range(1 << len(low))),
+        tuple(sum(pp for bit, pp in enumerate(high) if value >> bit & 1) for value in range(1 << len(high))),
+        low_bits,
+    )
+
+
+@cache
+def _tables() -> tuple[PointTables, PointTables, int, int, int, int]:
+    """PP tables of the built tiles and of the specialists, and the end-game specialists' bits and values.
+
+    Every Yamataï game reads the one cached `components()`, so the tables are built once.
+    """
+    parts = components()
+    by_power = {specialist.power: specialist for specialist in parts.specialists}
+    taxes, scholar = by_power["coin_rate"], by_power["leftover_culture"]
+    return (
+        _point_tables([tile.pp for tile in parts.buildings]),
+        _point_tables([specialist.pp for specialist in parts.specialists]),
+        1 << taxes.index,
+        int(taxes.params["coins_per_pp"]),
+        1 << scholar.index,
+        int(scholar.params["tokens_per_pp"]),
+    )
+
+
 def estimates(state: YamataiState) -> list[float]:
     """Estimated final PP of every seat."""
+    tile_points, spec_points, tax_bit, tax_rate, scholar_bit, scholar_rate = _tables()
+    tile_low, tile_high, tile_shift = tile_points
+    spec_low, spec_high, spec_shift = spec_points
+    tile_mask, spec_mask = (1 << tile_shift) - 1, (1 << spec_shift) - 1
+    culture, harbour, coins, tokens = state.culture, state.harbour, state.coins, state.pp_tokens
+    built, specs_held, reserved, discarded = state.built, state.specs, state.reserved, state.discarded
     result = []
-    for seat, score in enumerate(state.scores()):
-        coin_points = score.breakdown["coins"]
-        rate = state.coin_rate(seat)
-        exact = state.coins[seat] / rate
-        culture = sum(state.culture[6 * seat : 6 * seat + 6])
-        harbour = sum(state.harbour[5 * seat : 5 * seat + 5])
-        result.append(score.total - coin_points + exact + CULTURE_VALUE * culture + HARBOUR_VALUE * harbour)
+    for seat in range(len(coins)):
+        tiles, specs = built[seat], specs_held[seat]
+        held = sum(culture[6 * seat : 6 * seat + 6])
+        waiting = sum(harbour[5 * seat : 5 * seat + 5])
+        # The score without its coins, in whole PP as scoring.player_score counts them.
+        points = (
+            tokens[seat]
+            + tile_low[tiles & tile_mask]
+            + tile_high[tiles >> tile_shift]
+            + spec_low[specs & spec_mask]
+            + spec_high[specs >> spec_shift]
+            - reserved[seat].bit_count()
+            - (discarded[seat] + waiting) // 2
+        )
+        if specs & scholar_bit:
+            points += held // scholar_rate
+        rate = tax_rate if specs & tax_bit else 5
+        result.append(float(points) + coins[seat] / rate + CULTURE_VALUE * held + HARBOUR_VALUE * waiting)
     return result
 
 
@@ -43,5 +102,5 @@ def evaluate(state: YamataiState, seat: int) -> float:
     if state.is_terminal():
         return state.returns()[seat]
     values = estimates(state)
-    best_other = max(v for s, v in enumerate(values) if s != seat)
+    best_other = max(values[:seat] + values[seat + 1 :])
     return math.tanh((values[seat] - best_other) / SCALE)
