@@ -84,6 +84,19 @@ def test_rng_is_deterministic_and_clones_cheaply() -> None:
     assert all(0 <= Rng(s).randrange(6) < 6 for s in range(100))
 
 
+def test_rng_skip_is_the_same_as_drawing() -> None:
+    for draws in (0, 1, 7, 1000):
+        drawn, skipped = Rng(11), Rng(11)
+        for _ in range(draws):
+            drawn.next64()
+        skipped.skip(draws)
+        assert skipped.next64() == drawn.next64()
+    shuffled, skipped = Rng(5), Rng(5)
+    shuffled.shuffle(list(range(12)))
+    skipped.skip(11)  # a shuffle of n items takes n - 1 draws
+    assert skipped.state == shuffled.state
+
+
 def test_record_verify_detects_tampering() -> None:
     state = parlour.load_game("nim", stones=5).new_state(seed=4)
     for action in ("take 1", "take 3", "take 1"):

@@ -55,6 +55,12 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = state
 
+    def skip(self, draws: int) -> None:
+        """Move on as if `next64` had been called `draws` times, at no cost: the state is a counter
+        that each draw advances by the same constant. A game can note a shuffle it may never need
+        (a clone of the generator) and carry on drawing as though it had been done."""
+        self.state = (self.state + draws * _GOLDEN) & _MASK
+
     def spawn(self) -> Rng:
         """An independent generator derived from this one's next output."""
         return Rng(self.next64())
