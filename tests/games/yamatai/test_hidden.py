@@ -40,6 +40,25 @@ def test_determinize_redraws_hidden_parts_and_keeps_the_view() -> None:
     assert len(seen_decks) == 8
 
 
+def test_determinized_decks_are_shuffled_as_if_at_once() -> None:
+    # determinize only notes the deck shuffles and does them when a deck is first read, from
+    # any copy; the orders and the generator's draws are those of shuffling straight away.
+    state = fresh(3, seed=4)
+    state.known_top[0] = 2  # seat 0 knows the two top tiles
+    for k in range(6):
+        twin = state.determinize(0, Rng(k))
+        early, late = twin.clone(), twin.clone()
+        play(late, *[a.label for a in late.legal_actions()[:1]])
+        drawn = Rng(k)
+        drawn.next64()  # the twin's own generator
+        specialists, unknown = state.spec_deck[:], state.deck[:-2]
+        drawn.shuffle(specialists)
+        drawn.shuffle(unknown)
+        assert early.spec_deck == late.spec_deck == twin.spec_deck == specialists
+        assert early.deck == late.deck == twin.deck == unknown + state.deck[-2:]
+        assert state.determinize(0, Rng(k)).deck == twin.deck  # again, read at once
+
+
 def test_determinize_keeps_what_a_preview_showed() -> None:
     state = bare()
     state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20", "B21", "B07")]

@@ -91,6 +91,27 @@ class Yamatai(Game):
         return YamataiState.set_up(self, seed)
 
 
+PendingShuffle = tuple[Rng, int]
+"""A shuffle not done yet: the generator as it stood, and how many items from the bottom it mixes."""
+
+
+def _shuffle_later(rng: Rng, count: int) -> PendingShuffle | None:
+    """Note a shuffle of the bottom `count` items of a deck and move `rng` on past the draws it takes."""
+    if count < 2:
+        return None  # nothing to mix, and Rng.shuffle draws nothing either
+    pending = (rng.clone(), count)
+    rng.skip(count - 1)  # Rng.shuffle draws once per item but the last
+    return pending
+
+
+def _shuffle_now(items: list[int], pending: PendingShuffle) -> None:
+    """Do a noted shuffle in place (the noted generator is left as it was: clones share it)."""
+    rng, count = pending
+    bottom = items[:count]
+    rng.clone().shuffle(bottom)
+    items[:count] = bottom
+
+
 @functools.lru_cache(maxsize=16)
 def _rebuild(options: tuple[tuple[str, Any], ...]) -> Yamatai:
     """The game with these options, shared by every state unpickled with them."""
@@ -111,11 +132,13 @@ class YamataiState(State):
         "fleet_batch",
         "next_batch",
         "row",
-        "deck",
+        "_deck",
+        "_deck_shuffle",
         "known_top",
         "spec_track",
         "spec_coins",
-        "spec_deck",
+        "_spec_deck",
+        "_spec_shuffle",
         "coins",
         "pp_tokens",
         "culture",
@@ -171,11 +194,13 @@ class YamataiState(State):
     # Building row (-1 = empty slot), decks with their top at the end, and how many top deck tiles
     # each seat knows from a preview.
     row: list[int]
-    deck: list[int]
+    _deck: list[int]
+    _deck_shuffle: PendingShuffle | None
     known_top: list[int]
     spec_track: list[int]
     spec_coins: list[int]
-    spec_deck: list[int]
+    _spec_deck: list[int]
+    _spec_shuffle: PendingShuffle | None
     # Mats, per seat; culture (6 kinds) and harbour (5 colours) are flat lists, built/reserved tiles
     # and specialists are bit masks.
     coins: list[int]
@@ -218,6 +243,37 @@ class YamataiState(State):
     pending: int
     preview: list[int]
     _legal: list[Action] | None
+
+    # --- the decks, shuffled when first read ---------------------------------------------------
+
+    # A determinization re-draws the order of both decks, yet most are searched only a few moves
+    # deep and never draw a tile or a specialist. So `determinize` only notes each shuffle (see
+    # `_shuffle_later`) and the deck is shuffled the first time it is read, into the very order an
+    # immediate shuffle would have given.
+
+    @property
+    def deck(self) -> list[int]:
+        """Building tiles face down, top at the end."""
+        if self._deck_shuffle is not None:
+            _shuffle_now(self._deck, self._deck_shuffle)
+            self._deck_shuffle = None
+        return self._deck
+
+    @deck.setter
+    def deck(self, tiles: list[int]) -> None:
+        self._deck, self._deck_shuffle = tiles, None
+
+    @property
+    def spec_deck(self) -> list[int]:
+        """Specialists face down, top at the end."""
+        if self._spec_shuffle is not None:
+            _shuffle_now(self._spec_deck, self._spec_shuffle)
+            self._spec_shuffle = None
+        return self._spec_deck
+
+    @spec_deck.setter
+    def spec_deck(self, specialists: list[int]) -> None:
+        self._spec_deck, self._spec_shuffle = specialists, None
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -943,11 +999,13 @@ class YamataiState(State):
         twin.fleet_batch = self.fleet_batch[:]
         twin.next_batch = self.next_batch
         twin.row = self.row[:]
-        twin.deck = self.deck[:]
+        twin._deck = self._deck[:]  # a shuffle still pending is copied as pending (it never changes)
+        twin._deck_shuffle = self._deck_shuffle
         twin.known_top = self.known_top[:]
         twin.spec_track = self.spec_track[:]
         twin.spec_coins = self.spec_coins[:]
-        twin.spec_deck = self.spec_deck[:]
+        twin._spec_deck = self._spec_deck[:]
+        twin._spec_shuffle = self._spec_shuffle
         twin.coins = self.coins[:]
         twin.pp_tokens = self.pp_tokens[:]
         twin.culture = self.culture[:]
@@ -989,22 +1047,24 @@ class YamataiState(State):
         """Re-draw what `seat` cannot see: deck orders, face-down fleet tiles, future shuffles."""
         twin = self.clone()
         twin.rng = Rng(rng.next64())
-        rng.shuffle(twin.spec_deck)
+        # The generator's draws stay in this order: the specialists, the deck, the fleet batches.
+        # (reading a deck does any shuffle still pending from an earlier determinization first)
+        twin._spec_shuffle = _shuffle_later(rng, len(twin.spec_deck))
         known = twin.known_top[seat]
         if twin.preview and twin.seat != seat:
             self._redraw_preview(twin, rng)
         else:
-            cut = len(twin.deck) - known
-            unknown = twin.deck[:cut]
-            rng.shuffle(unknown)
-            twin.deck = unknown + twin.deck[cut:]
+            # the tiles `seat` saw on top stay put; a determinized world never looks at more than that
+            twin._deck_shuffle = _shuffle_later(rng, len(twin.deck) - known)
         twin.known_top = [known if s == seat else min(k, known) for s, k in enumerate(twin.known_top)]
-        for batch in sorted({b for p, b in enumerate(twin.fleet_batch) if p >= SLOTS and twin.fleet_track[p]}):
-            where = [p for p in range(SLOTS, len(twin.fleet_track)) if twin.fleet_batch[p] == batch]
-            tiles = [twin.fleet_track[p] for p in where]
+        track, batches = twin.fleet_track, twin.fleet_batch
+        face_down = range(SLOTS, len(track))
+        for batch in sorted({batches[p] for p in face_down if track[p]}):
+            where = [p for p in face_down if batches[p] == batch]
+            tiles = [track[p] for p in where]
             rng.shuffle(tiles)
             for p, t in zip(where, tiles, strict=True):
-                twin.fleet_track[p] = t
+                track[p] = t
         twin._legal = None
         return twin
 
