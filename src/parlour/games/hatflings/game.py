@@ -87,6 +87,7 @@ class Hatflings(Game):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
+        self.action_at = self.actions.__getitem__  # bound once: the move generator maps ids with it every turn
         if self.options["repetition_limit"] == 1:
             raise InvalidOption("hatflings option repetition_limit must be 0 (off) or at least 2, got 1")
         zones = (parse_zone(self.options["start_zone_0"], 0), parse_zone(self.options["start_zone_1"], 1))
@@ -167,14 +168,15 @@ class Hatflings(Game):
                     label, "jump", (A_JUMP, s, over, to), origin=NAMES[s], over=NAMES[over], to=NAMES[to]
                 )
                 origins[d] |= 1 << s
-        self.jump_rays: list[tuple[int, int, int, int, int, tuple[int, ...]]] = []
-        """Per direction: the right and left shifts that bring the jumped square's bit onto the origin's,
-        the same for the landing square, the origins whose jump stays on the floor, and each origin's
-        jump id (see `HatflingsState._jump_ids`). Ids run by origin, then direction."""
+        # Per direction: the step from a jump's origin to the jumped square and twice that to the
+        # landing square, the origins whose jump stays on the floor, and each origin's jump id; split
+        # by the step's sign, so the move generator shifts the masks one way (`HatflingsState._jump_ids`).
+        self.jump_rays_up: list[tuple[int, int, int, tuple[int, ...]]] = []
+        self.jump_rays_down: list[tuple[int, int, int, tuple[int, ...]]] = []
         for d, (_, dx, dy) in enumerate(DIRECTIONS):
-            step = dy * board.WIDTH + dx  # the jumped square is origin + step, the landing origin + 2 * step
-            shifts = (max(step, 0), max(-step, 0), max(2 * step, 0), max(-2 * step, 0))
-            self.jump_rays.append((*shifts, origins[d], tuple(jump_ids[d])))
+            step = dy * board.WIDTH + dx
+            rays = self.jump_rays_up if step > 0 else self.jump_rays_down
+            rays.append((abs(step), 2 * abs(step), origins[d], tuple(jump_ids[d])))
         for s in SQUARES:
             self.puddle_ids[s] = add(f"puddle at {NAMES[s]}", "puddle", (A_PUDDLE, s, 0, 0), square=NAMES[s])
         for s in SQUARES:

@@ -219,17 +219,18 @@ class HatflingsState(State):
         else:
             ids = []
         self._legal_ids = ids
-        self._legal = list(map(self.game.actions.__getitem__, ids))
+        self._legal = list(map(self.game.action_at, ids))
         return ids
 
     def _dance_ids(self) -> list[int]:
         game = self.game
         c = self.captain
-        hat, scenery, pig = self.hat, self.scenery, self.pig
+        pig = self.pig
         sources = self.specials[c] | (1 << NORMAL if self.pool else 0)
         ids: list[int] = []
         if not self.started >> c & 1:
             # R7: the first turn is a start placement anywhere free in the own start zone.
+            hat, scenery = self.hat, self.scenery
             table = game.place_table(sources)
             for s in game.zones[c]:
                 if not hat[s] and scenery[s] <= BARREL and s != pig:
@@ -270,18 +271,23 @@ class HatflingsState(State):
         instead of a loop over every halfling's eight jumps. Only origins whose landing square is on
         the floor are kept, so a shift never wraps round an edge.
         """
-        hat = self.hat
         ids: list[int] = []
-        for right, left, right2, left2, origins, jump_ids in self.game.jump_rays:
-            origins &= movers & (jumpable >> right << left) & (free >> right2 << left2)
-            while origins:
-                low = origins & -origins
-                origins ^= low
-                s = low.bit_length() - 1
-                if hat[s] >> 1 != CHEATING:  # 6.3: a cheating halfling is never moved by its captain
-                    ids.append(jump_ids[s])
+        for step, step2, origins, jump_ids in self.game.jump_rays_up:
+            origins &= movers & jumpable >> step & free >> step2
+            if origins:
+                self._add_jumps(origins, jump_ids, ids)
+        for step, step2, origins, jump_ids in self.game.jump_rays_down:
+            origins &= movers & jumpable << step & free << step2
+            if origins:
+                self._add_jumps(origins, jump_ids, ids)
         ids.sort()  # ids run by origin, then direction: the order the jumps were always listed in
         return ids
+
+    def _add_jumps(self, origins: int, jump_ids: tuple[int, ...], ids: list[int]) -> None:
+        hat = self.hat
+        for s in squares_of(origins):
+            if hat[s] >> 1 != CHEATING:  # 6.3: a cheating halfling is never moved by its captain
+                ids.append(jump_ids[s])
 
     def _scene_ids(self) -> list[int]:
         zones = self.game.zone_masks[0] | self.game.zone_masks[1]
@@ -321,7 +327,7 @@ class HatflingsState(State):
             if kind == NORMAL:
                 self.pool += 1  # R19: the broken barrel's victim goes back to the pool
             return self._end_turn(events)
-        self.hat[s] = halfling(kind, c)
+        self.hat[s] = kind * 2 + c  # halfling(kind, c), written out on the hot path
         self.own[c] |= BIT[s]
         if kind == FIREBUG:
             self._firebug_blast(s, events)
@@ -448,6 +454,8 @@ class HatflingsState(State):
         rivals = NEIGHBOUR_MASK[s] & own[1 - c]
         if code >> 1 != STILTS:
             rivals &= self.floor  # only stilts reach a rival standing on a box or barrel
+        if not rivals:
+            return
         changed: list[int] = []
         while rivals:  # lowest square first, as NEIGHBOURS lists them
             low = rivals & -rivals
@@ -545,7 +553,9 @@ class HatflingsState(State):
     def _start_turn(self, events: list[Event]) -> list[Event]:
         """T1: the dance ends if the captain cannot act (R22), or by the loop guard (R25)."""
         game = self.game
-        if not self._compute_legal():
+        ids = self._legal_ids = self._dance_ids()  # as _compute_legal, minus the phase test
+        self._legal = list(map(game.action_at, ids))
+        if not ids:
             return self._finish(f"{self._colour(self.captain)} cannot introduce or move a halfling", events)
         if game.repetition_limit:
             key = self._position_key()
