@@ -42,8 +42,9 @@ def labels(state: HatairoState) -> list[str]:
 
 
 def refresh(state: HatairoState) -> HatairoState:
-    """Forget cached legal actions after editing a position by hand."""
+    """Forget cached legal actions and heuristic values after editing a position by hand."""
     state._legal = None
+    state._values = None
     return state
 
 

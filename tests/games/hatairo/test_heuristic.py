@@ -1,10 +1,16 @@
-"""The evaluator: VP plus palette value, seeing a completion as a trade and a good sketch as a promise."""
+"""The evaluator: VP plus palette value, seeing a completion as a trade, a good sketch (the more so in
+the right colours) and empty spaces under motifs as promises."""
 
 from __future__ import annotations
 
-from parlour.games.hatairo.heuristic import values
+from parlour.games.hatairo.components import FLAGS
+from parlour.games.hatairo.heuristic import horizon, values
 
-from .positions import action_phase, clear_board, flag, refresh, set_market, set_palette, started
+from .positions import action_phase, clear_board, flag, give_motif, put_flags, refresh, set_market, set_palette, started
+
+
+def flag_vp(name: str) -> int:
+    return FLAGS[flag(name)].vp
 
 
 def position():
@@ -36,10 +42,46 @@ def test_completing_a_big_flag_beats_gaining_a_pigment_one_ply() -> None:
 def test_a_reserved_big_sketch_is_worth_something() -> None:
     state = position()
     state.apply("reserve Ghana")
-    assert values(state)[0] == 6 + 0.5 * (10 - 6)
+    # Surplus 10 - 1.5 * 4 = 4, times 1/2 * (all four of its colours held).
+    assert values(state)[0] == 6 + 4 * 0.5
+
+
+def test_a_pigment_a_sketch_needs_is_worth_more_than_another() -> None:
+    state = position()
+    state.boards[0].atelier = [flag("Ghana")]
+    set_palette(state, 0, Red=1)
+    set_market(state, [["Bulgaria"], ["Australia"], [], []])  # bonus Green (Ghana needs it) and Blue
+    green, blue = state.clone(), state.clone()
+    green.apply("gain Bulgaria as Green pigment")
+    blue.apply("gain Australia as Blue pigment")
+    assert values(green)[0] - values(blue)[0] == 4 * 0.5 / 4
+    assert green.heuristic(0) > blue.heuristic(0)
+
+
+def test_a_flag_that_misses_a_motif_is_not_put_under_it() -> None:
+    state = position()
+    give_motif(state, 0, "Star", 0)  # above column 1: 2 VP per Star flag there
+    before = values(state)[0]
+    under, aside = state.clone(), state.clone()
+    put_flags(under, 0, {0: "Bulgaria"})  # no Star, row 1 column 1
+    put_flags(aside, 0, {1: "Bulgaria"})  # row 1 column 2
+    assert values(aside)[0] > values(under)[0]
+    star = state.clone()
+    put_flags(star, 0, {0: "Australia"})  # a Star flag scores the motif at once
+    assert values(star)[0] > values(aside)[0] - flag_vp("Bulgaria") + flag_vp("Australia")
+    assert before < values(star)[0]
 
 
 def test_heuristic_is_zero_sum_shaped_and_bounded() -> None:
     state = position()
     assert state.heuristic(0) > 0 > state.heuristic(1)
     assert -1 < state.heuristic(1) < 1
+
+
+def test_promises_fade_as_a_rival_fills_her_gallery() -> None:
+    state = position()  # seat 0: four pigments, 4 VP in score, 2 VP of promise
+    assert horizon(state) == 1 and values(state)[0] == 4 + 2
+    put_flags(state, 1, dict.fromkeys(range(9), "Japan"))  # three spaces left of twelve
+    assert horizon(state) == 0.25 and values(state)[0] == 4 + 0.25 * 2
+    state.trigger = 1  # her gallery is full: the last round, what is not scored now never will be
+    assert horizon(state) == 0 and values(state)[0] == 4

@@ -1,14 +1,26 @@
-"""Hatairo's own evaluator for search bots: victory points so far plus the value of the palette.
+"""Hatairo's own evaluator for search bots: victory points so far plus what the board promises,
+the promises weighed by how much of the game is left.
 
-value(seat) =
-  the score she would have if the game ended now (flags, motifs, topography, 1 VP per pigment)
-  + 0.5 VP per pigment in her Palette: a pigment is also part of the price of a future flag, and a
-    flag of n pigments is worth about n(n+1)/2 VP, i.e. well over 1 VP per pigment spent;
-  + for a flag she is paying for right now: its VP less 1.5 for each requirement still unpaid (those
-    pigments are about to leave the palette), so that one-ply search sees a completion as the trade
-    it is, sub-decision by sub-decision;
-  + half the surplus of each Atelier sketch, max(0, VP - 1.5 n) / 2: a reserved big flag is a
-    promise of points.
+value(seat) = score + h * promise (+ the flag being paid for, below), where
+  score is what she would have if the game ended now (flags, motifs, topography, 1 VP per pigment);
+  h is the share of the fullest gallery still empty (0 once the end is triggered): the game lasts
+    until one painter fills her gallery, so a rival who completes small flags turn after turn cuts
+    short every plan that needs time;
+  promise =
+    0.5 VP per pigment in her Palette: a pigment is also part of the price of a future flag, and a
+      flag of n pigments is worth about n(n+1)/2 VP, i.e. well over 1 VP per pigment spent;
+    + for each Atelier sketch, its surplus max(0, VP - 1.5 n) times half the share of its n
+      requirements her palette already holds in the right colours: a reserved big flag is worth
+      something only as far as she can pay for it, and a pigment it needs beats one it does not;
+    + for each empty gallery space, half of what it may still earn: for every feature or continent
+      motif of its row and column, the motif's VP times the share of all flags that match it, and for
+      its column's topography tile, the VP of one more matching flag times the share of flags of that
+      topography. So a motif goes where it has room to score, and a flag that matches nothing is not
+      put where a motif waits for a match;
+    + 1.5 VP per conversion motif (type II): it makes later payments cheaper.
+  For a flag she is paying for right now: its VP less the value of each requirement still unpaid
+  (1 + 0.5 h: those pigments are about to leave the palette), so that one-ply search sees a
+  completion as the trade it is, sub-decision by sub-decision.
 
 With opponents the heuristic is tanh((value - best other value) / 25): a 25 VP lead reads as 0.76.
 Solo, it is tanh((value - 90) / 40), centred between the Fellow and Master ranks.
@@ -19,31 +31,102 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from parlour.games.hatairo.components import FLAGS
+from parlour.games.hatairo.board import Board
+from parlour.games.hatairo.components import FLAGS, MOTIFS, TILES, TOPOGRAPHIES
+from parlour.games.hatairo.scoring import ROWS, line_cells, motif_matches
 
 if TYPE_CHECKING:
     from parlour.games.hatairo.rules import HatairoState
 
 PIGMENT_POTENTIAL = 0.5
 PIGMENT_PRICE = 1.5
-ATELIER_SHARE = 0.5
+SKETCH_FIT = 0.5
+SPACE_SHARE = 0.5
+CONVERSION_VALUE = 1.5
 LEAD_SCALE = 25.0
 SOLO_CENTRE = 90.0
 SOLO_SCALE = 40.0
 
 
-def sketch_surplus(flag_id: int) -> float:
-    flag = FLAGS[flag_id]
-    return flag.vp - PIGMENT_PRICE * len(flag.required)
+def _needs(flag_id: int) -> tuple[tuple[int, int], ...]:
+    required = FLAGS[flag_id].required
+    return tuple((colour, required.count(colour)) for colour in sorted(set(required)))
+
+
+NEEDS = tuple(_needs(flag.id) for flag in FLAGS)
+SIZE = tuple(len(flag.required) for flag in FLAGS)
+SURPLUS = tuple(max(0.0, flag.vp - PIGMENT_PRICE * len(flag.required)) for flag in FLAGS)
+# What one empty space of a motif's line may still earn from it: its VP times the share of matching flags.
+MOTIF_PROMISE = tuple(
+    motif.vp_per_match * sum(motif_matches(motif.id, flag.id) for flag in FLAGS) / len(FLAGS)
+    if motif.type == "I"
+    else 0.0
+    for motif in MOTIFS
+)
+TOPOGRAPHY_SHARE = {name: sum(flag.topography == name for flag in FLAGS) / len(FLAGS) for name in TOPOGRAPHIES}
+
+
+def sketch_value(flag_id: int, palette: list[int]) -> float:
+    """The surplus of a sketch, weighted by how much of its price the palette holds in kind."""
+    surplus = SURPLUS[flag_id]
+    if not surplus:
+        return 0.0
+    held = 0
+    for colour, need in NEEDS[flag_id]:
+        have = palette[colour]
+        held += need if have >= need else have
+    return surplus * SKETCH_FIT * held / SIZE[flag_id]
+
+
+def space_promise(board: Board, columns: int) -> float:
+    """Half of what the empty gallery spaces may still earn from the motifs and tiles already laid."""
+    gallery = board.gallery
+    total = 0.0
+    for space, motif_id in enumerate(board.motifs):
+        if motif_id >= 0 and MOTIF_PROMISE[motif_id]:
+            empty = sum(1 for cell in line_cells(space, columns) if gallery[cell] < 0)
+            total += MOTIF_PROMISE[motif_id] * empty
+    for column, tile_id in enumerate(board.tiles):
+        if tile_id < 0:
+            continue
+        tile = TILES[tile_id]
+        matching = empty = 0
+        for cell in range(column, ROWS * columns, columns):
+            flag_id = gallery[cell]
+            if flag_id < 0:
+                empty += 1
+            elif FLAGS[flag_id].topography == tile.topography:
+                matching += 1
+        if empty:
+            total += empty * TOPOGRAPHY_SHARE[tile.topography] * (tile.vp[matching + 1] - tile.vp[matching])
+    return SPACE_SHARE * total
+
+
+def horizon(state: HatairoState) -> float:
+    """How much of the game is left: the share of the fullest gallery still empty, 0 once the end is
+    triggered. The promises are only worth the time that remains to keep them: a rival who fills her
+    gallery fast makes hoarding pigments and big sketches a losing plan."""
+    if state.trigger >= 0:
+        return 0.0
+    return min((len(board.gallery) - board.placed) / len(board.gallery) for board in state.boards)
 
 
 def values(state: HatairoState) -> list[float]:
     result = []
+    columns = state.game.columns
+    future = horizon(state)
     for seat, (score, board) in enumerate(zip(state.scores(), state.boards, strict=True)):
-        value = score.total + PIGMENT_POTENTIAL * board.pigments()
-        value += ATELIER_SHARE * sum(max(0.0, sketch_surplus(f)) for f in board.atelier)
+        palette = board.palette
+        promise = PIGMENT_POTENTIAL * sum(palette) + space_promise(board, columns)
+        for flag_id in board.atelier:
+            promise += sketch_value(flag_id, palette)
+        conversions = sum(1 for motif_id in board.motifs if motif_id >= 0 and MOTIFS[motif_id].type == "II")
+        promise += CONVERSION_VALUE * conversions
+        value = score.total + future * promise
         if state.sketch >= 0 and seat == state.to_move:
-            value += FLAGS[state.sketch].vp - PIGMENT_PRICE * sum(state.remaining)
+            # The unpaid requirements are pigments about to leave: 1 VP each plus their share of the promise.
+            price = 1.0 + future * PIGMENT_POTENTIAL
+            value += FLAGS[state.sketch].vp - price * sum(state.remaining)
         result.append(value)
     return result
 
@@ -51,7 +134,10 @@ def values(state: HatairoState) -> list[float]:
 def evaluate(state: HatairoState, seat: int) -> float:
     if state.is_terminal():
         return state.returns()[seat]
-    value = values(state)
+    # A search judges a leaf for every seat in turn: work the values out once per position.
+    value = state._values
+    if value is None:
+        value = state._values = values(state)
     if len(value) == 1:
         return math.tanh((value[0] - SOLO_CENTRE) / SOLO_SCALE)
     best_other = max(v for other, v in enumerate(value) if other != seat)

@@ -8,7 +8,7 @@ in words. Where parlour settled a gap itself the comment says so (P1, P2 ...).
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, ClassVar
 
 from parlour.engine import TERMINAL, Action, Event, Game, InvalidOption, Option, Rng, Score, State
 from parlour.games.hatairo import payment
@@ -116,6 +116,10 @@ class Hatairo(Game):
     title = "Hatairo"
     summary = "paint flags of the world into your gallery; motifs and topography reward the arrangement"
     perfect_information = False
+    # A low exploration constant: a completion is a chain of sub-decisions (flag, space, each payment)
+    # whose mean value suffers from every poor payment the search tries, and the heuristic's values
+    # differ by little. Measured against greedy seats in 3-player games (docs/bots.md, Strength).
+    search_defaults: ClassVar[dict[str, Any]] = {"c": 0.05}
     options_spec = (
         Option("players", int, 2, "number of players (1 = solo mode)", choices=(1, 2, 3, 4)),
         Option("beginner", bool, False, "beginner's game: 3x3 gallery, 9 flags, 3 topography spaces"),
@@ -188,6 +192,7 @@ class HatairoState(State):
         "motif_then",
         "dead_end",
         "_legal",
+        "_values",
     )
 
     game: Hatairo
@@ -219,6 +224,7 @@ class HatairoState(State):
     motif_then: int
     dead_end: bool
     _legal: list[Action] | None
+    _values: list[float] | None  # the heuristic's values of every seat, kept until the next action
 
     # --- set-up --------------------------------------------------------------------------
 
@@ -253,6 +259,7 @@ class HatairoState(State):
         state.motif_then = THEN_ACTION
         state.dead_end = False
         state._legal = None
+        state._values = None
         state._fill_market()
         for board in state.boards:
             board.hand = [state.flag_supply.pop() for _ in range(DEALT)]
@@ -419,6 +426,7 @@ class HatairoState(State):
 
     def _apply(self, action: Action) -> list[Event]:
         self._legal = None
+        self._values = None
         table = self.game.table
         aid = action.id
         kind, a, b = table.kind[aid], table.a[aid], table.b[aid]
@@ -960,6 +968,7 @@ class HatairoState(State):
         twin.motif_then = self.motif_then
         twin.dead_end = self.dead_end
         twin._legal = self._legal
+        twin._values = self._values
         return twin
 
     def determinize(self, seat: int, rng: Rng) -> HatairoState:
@@ -1018,6 +1027,7 @@ class HatairoState(State):
             rng.shuffle(pile)
         twin.rng = Rng(rng.next64())
         twin._legal = None
+        twin._values = None
         return twin
 
     def view(self, seat: int | None) -> dict[str, Any]:
