@@ -273,17 +273,22 @@ class HatflingsState(State):
         """
         ids: list[int] = []
         for step, step2, origins, jump_ids in self.game.jump_rays_up:
-            origins &= movers & jumpable >> step & free >> step2
+            origins &= movers & jumpable >> step  # a rival to jump over this way...
             if origins:
-                self._add_jumps(origins, jump_ids, ids)
+                origins &= free >> step2  # ...and a free square behind it
+                if origins:
+                    self._add_jumps(origins, jump_ids, ids)
         for step, step2, origins, jump_ids in self.game.jump_rays_down:
-            origins &= movers & jumpable << step & free << step2
+            origins &= movers & jumpable << step
             if origins:
-                self._add_jumps(origins, jump_ids, ids)
-        ids.sort()  # ids run by origin, then direction: the order the jumps were always listed in
+                origins &= free << step2
+                if origins:
+                    self._add_jumps(origins, jump_ids, ids)
+        ids.sort()  # jump ids run by origin, then direction (game.py): the order the rules list jumps in
         return ids
 
     def _add_jumps(self, origins: int, jump_ids: tuple[int, ...], ids: list[int]) -> None:
+        """Append the jump ids of one direction for the `origins` found able to jump that way."""
         hat = self.hat
         for s in squares_of(origins):
             if hat[s] >> 1 != CHEATING:  # 6.3: a cheating halfling is never moved by its captain
