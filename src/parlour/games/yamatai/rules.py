@@ -1053,6 +1053,7 @@ class YamataiState(State):
         known = twin.known_top[seat]
         if twin.preview and twin.seat != seat:
             self._redraw_preview(twin, rng)
+            twin._legal = None  # the preview's choices name the re-drawn tiles
         else:
             # the tiles `seat` saw on top stay put; a determinized world never looks at more than that
             twin._deck_shuffle = _shuffle_later(rng, len(twin.deck) - known)
@@ -1065,7 +1066,8 @@ class YamataiState(State):
             rng.shuffle(tiles)
             for p, t in zip(where, tiles, strict=True):
                 track[p] = t
-        twin._legal = None
+        # Otherwise the legal moves (kept by clone) stand: they read only the public parts, the
+        # decks' sizes and the face-up fleet tiles, so search needs not work them out again.
         return twin
 
     def _redraw_preview(self, twin: YamataiState, rng: Rng) -> None:
