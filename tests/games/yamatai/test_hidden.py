@@ -59,6 +59,20 @@ def test_determinized_decks_are_shuffled_as_if_at_once() -> None:
         assert state.determinize(0, Rng(k)).deck == twin.deck  # again, read at once
 
 
+def test_determinized_worlds_keep_legal_moves_that_are_still_right() -> None:
+    # determinize hands on the legal list it cloned; it must be what the re-drawn world offers.
+    rng = Rng(8)
+    for players in (2, 4):
+        state = fresh(players, seed=players)
+        while not state.is_terminal():
+            for seat in range(players):
+                twin = state.determinize(seat, rng.spawn())
+                kept = [a.id for a in twin.legal_actions()]
+                twin._legal = None
+                assert kept == [a.id for a in twin.legal_actions()]
+            state.apply(rng.choice(state.legal_actions()))
+
+
 def test_determinize_keeps_what_a_preview_showed() -> None:
     state = bare()
     state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20", "B21", "B07")]
