@@ -7,7 +7,7 @@ import pytest
 from parlour.engine import IllegalAction, Rng
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai import rules as r
-from parlour.games.yamatai.heuristic import CULTURE_VALUE, HARBOUR_VALUE, estimates
+from parlour.games.yamatai.heuristic import CULTURE_VALUE, HARBOUR_VALUE, estimates, evaluate
 
 from .positions import bare, fresh, island, play, put_boats, put_tokens, tile, turn
 
@@ -73,6 +73,7 @@ def test_heuristic_is_bounded_and_favours_the_leader() -> None:
     assert all(-1 <= v <= 1 for v in values)
     assert values[2] > 0 > values[0]
     state.culture[0:6] = [3, 3, 0, 0, 0, 0]
+    state._estimates = None  # kept until the next move; this edit is not one
     assert state.heuristic(0) > values[0]
 
 
@@ -102,6 +103,19 @@ def test_heuristic_estimates_add_up_the_score_breakdown() -> None:
                     score.total - score.breakdown["coins"] + exact + CULTURE_VALUE * held + HARBOUR_VALUE * waiting
                 )
             assert estimates(state) == expected
+            state._estimates = None  # the edits above were not moves
+
+
+def test_heuristic_keeps_its_estimates_only_until_the_next_move() -> None:
+    rng = Rng(6)
+    for players in (2, 4):
+        state = fresh(players, seed=players)
+        while not state.is_terminal():
+            # evaluate without estimates works them out afresh
+            assert [state.heuristic(s) for s in range(players)] == [evaluate(state, s) for s in range(players)]
+            twin = state.determinize(0, rng.spawn())
+            assert [twin.heuristic(s) for s in range(players)] == [evaluate(twin, s) for s in range(players)]
+            state.apply(rng.choice(state.legal_actions()))
 
 
 def test_heuristic_of_a_finished_game_is_its_result() -> None:

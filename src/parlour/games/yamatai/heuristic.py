@@ -98,9 +98,11 @@ def estimates(state: YamataiState) -> list[float]:
     return result
 
 
-def evaluate(state: YamataiState, seat: int) -> float:
+def evaluate(state: YamataiState, seat: int, values: list[float] | None = None) -> float:
+    """The heuristic of `seat`; `values` are the position's `estimates` if they are known already."""
     if state.is_terminal():
         return state.returns()[seat]
-    values = estimates(state)
+    if values is None:
+        values = estimates(state)
     best_other = max(values[:seat] + values[seat + 1 :])
     return math.tanh((values[seat] - best_other) / SCALE)

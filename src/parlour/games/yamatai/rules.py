@@ -174,6 +174,7 @@ class YamataiState(State):
         "pending",
         "preview",
         "_legal",
+        "_estimates",
     )
     game: Yamatai
     rng: Rng
@@ -243,6 +244,9 @@ class YamataiState(State):
     pending: int
     preview: list[int]
     _legal: list[Action] | None
+    # Every seat's estimated final PP (heuristic.py) in this position: search asks the heuristic of
+    # each seat in turn, and they all need every estimate. Like `_legal`, dropped by every move.
+    _estimates: list[float] | None
 
     # --- the decks, shuffled when first read ---------------------------------------------------
 
@@ -325,6 +329,7 @@ class YamataiState(State):
         state.final_order = state.order[:]
         state.end_a = False
         state.end_reason = ""
+        state._estimates = None
         state._start_turn(0)
         state._advance()
         return state
@@ -346,6 +351,7 @@ class YamataiState(State):
 
     def _apply(self, action: Action) -> list[Event]:
         self._legal = None
+        self._estimates = None
         a = action.id
         if Ids.PLACE <= a < Ids.STOP_PLACING:
             events = self._place(*divmod(a - Ids.PLACE, N_SPOTS))
@@ -1041,6 +1047,7 @@ class YamataiState(State):
         twin.pending = self.pending
         twin.preview = self.preview[:]
         twin._legal = self._legal
+        twin._estimates = self._estimates  # from the mats, which are public: determinize keeps them
         return twin
 
     def determinize(self, seat: int, rng: Rng) -> YamataiState:
@@ -1104,9 +1111,11 @@ class YamataiState(State):
         return render(self, seat)
 
     def heuristic(self, seat: int) -> float:
-        from parlour.games.yamatai.heuristic import evaluate
+        from parlour.games.yamatai.heuristic import estimates, evaluate
 
-        return evaluate(self, seat)
+        if self._estimates is None and self.phase != OVER:
+            self._estimates = estimates(self)
+        return evaluate(self, seat, self._estimates)
 
     def why_illegal(self, action: Action) -> str:
         from parlour.games.yamatai.reasons import why_illegal
