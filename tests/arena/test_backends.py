@@ -51,3 +51,19 @@ def test_a_played_game_is_the_same_as_its_record_or_as_its_line() -> None:
     assert json.loads(from_record.line) == record
     assert from_line.record == record
     assert from_line.line == from_record.line
+
+
+def test_a_games_digest_is_its_record_without_the_moves() -> None:
+    tournament = plan("hatflings", "random,random", 4, seed=3)
+    record = play(tournament, 1)
+    digest = Played(1, line=Played(1, record=record).line).digest
+    assert digest == {key: record[key] for key in ("game", "options", "seed", "winners", "arena")}
+
+
+def test_the_pool_and_this_process_give_the_same_games_and_statistics() -> None:
+    from parlour.arena.runner import run
+
+    tournament = plan("hatflings", "random,greedy", 12, seed=5)
+    alone, pooled = run(tournament, workers=1), run(tournament, workers=2)
+    assert pooled.records == alone.records
+    assert pooled.summary == alone.summary

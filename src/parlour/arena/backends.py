@@ -21,6 +21,8 @@ from parlour.arena.match import Played, game_for, play, play_to_line
 from parlour.arena.tournament import ArenaError, Tournament, register_source
 
 BACKENDS = ("local", "ray")
+Sent = tuple[int, str, dict[str, Any]]
+"""What a worker sends back per game: (index, JSON line, digest); see `Played`."""
 
 
 def default_workers() -> int:
@@ -63,8 +65,8 @@ class Chunks:
         self.seconds_timed += seconds
 
 
-def play_chunk(tournament: Tournament, indices: Sequence[int]) -> tuple[list[tuple[int, str]], float]:
-    """The chunk's games as (index, JSON line), and the seconds they took."""
+def play_chunk(tournament: Tournament, indices: Sequence[int]) -> tuple[list[Sent], float]:
+    """The chunk's games as (index, JSON line, digest), and the seconds they took."""
     start = time.perf_counter()
     lines = [play_to_line(tournament, index) for index in indices]
     return lines, time.perf_counter() - start
@@ -99,8 +101,8 @@ def _pooled(pool: Any, tournament: Tournament, chunks: Chunks) -> Iterator[Playe
             raise outcome
         lines, seconds = outcome
         chunks.timed(len(lines), seconds)
-        for index, line in lines:
-            yield Played(index, line=line)
+        for index, line, digest in lines:
+            yield Played(index, line=line, digest=digest)
 
 
 def connect_ray(address: str | None) -> bool:
@@ -141,11 +143,11 @@ def run_ray(tournament: Tournament, indices: Sequence[int], workers: int | None)
         done, pending = ray.wait(pending, num_returns=1)
         for lines, seconds in ray.get(done):
             chunks.timed(len(lines), seconds)
-            for index, line in lines:
-                yield Played(index, line=line)
+            for index, line, digest in lines:
+                yield Played(index, line=line, digest=digest)
 
 
-def _ray_chunk(tournament: Tournament, indices: Sequence[int]) -> tuple[list[tuple[int, str]], float]:
+def _ray_chunk(tournament: Tournament, indices: Sequence[int]) -> tuple[list[Sent], float]:
     register_source(tournament.game_source)
     return play_chunk(tournament, indices)
 

@@ -80,21 +80,41 @@ def _write_up(
     return record
 
 
+DIGEST = ("game", "options", "seed", "winners", "arena")
+"""The parts of a record that the statistics and the CSV read (not the moves)."""
+
+
 class Played:
     """One finished game, held as its record or as the JSON line that stores it, whichever is at hand.
 
-    The other form is made only when asked for. Workers send the line: a string passes between
-    processes almost for free while a nested record costs the receiving process time to rebuild,
-    and the receiver, which also feeds the workers, then only writes the line to the journal.
+    The other form is made only when asked for. Workers send the line with the record's `digest`:
+    a string passes between processes almost for free while a nested record costs the receiving
+    process time to rebuild, and the receiver, which also feeds the workers, then only writes the
+    line to the journal and keeps the digest for the statistics.
     """
 
-    __slots__ = ("_line", "_record", "index")
+    __slots__ = ("_digest", "_line", "_record", "index")
 
-    def __init__(self, index: int, record: dict[str, Any] | None = None, line: str | None = None) -> None:
+    def __init__(
+        self,
+        index: int,
+        record: dict[str, Any] | None = None,
+        line: str | None = None,
+        digest: dict[str, Any] | None = None,
+    ) -> None:
         assert record is not None or line is not None, "a game is its record or its line"
         self.index = index
         self._record = record
         self._line = line
+        self._digest = digest
+
+    @property
+    def digest(self) -> dict[str, Any]:
+        """The record without its moves: what the statistics and the CSV read."""
+        if self._digest is None:
+            record = self.record
+            self._digest = {key: record[key] for key in DIGEST if key in record}
+        return self._digest
 
     @property
     def record(self) -> dict[str, Any]:
@@ -110,6 +130,7 @@ class Played:
         return self._line
 
 
-def play_to_line(tournament: Tournament, index: int) -> tuple[int, str]:
-    """Game `index` as (index, JSON line): the form a worker sends back."""
-    return index, Played(index, play(tournament, index)).line
+def play_to_line(tournament: Tournament, index: int) -> tuple[int, str, dict[str, Any]]:
+    """Game `index` as (index, JSON line, digest): the form a worker sends back."""
+    played = Played(index, play(tournament, index))
+    return index, played.line, played.digest

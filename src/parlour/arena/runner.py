@@ -28,7 +28,12 @@ class Run:
     played: int  # games played by this run (a resumed run counts only its own)
     seconds: float
     folder: Path | None
-    records: list[dict[str, Any]]
+    games: list[Played]  # in game order
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """The games' full records, in game order."""
+        return [game.record for game in self.games]
 
     @property
     def games_per_second(self) -> float:
@@ -126,13 +131,13 @@ def run(
                 progress(len(done), tournament.games)
     finally:
         seconds = time.perf_counter() - started
-        records = [done[index].record for index in sorted(done)]
-        summary = summarize(records, tournament.names, tournament.agents)
+        games = [done[index] for index in sorted(done)]
+        summary = summarize([game.digest for game in games], tournament.names, tournament.agents)
         if store:
-            store.finish(report.render(title(tournament), facts(tournament, len(records)), [("", summary)]))
+            store.finish(report.render(title(tournament), facts(tournament, len(games)), [("", summary)]))
         if ray_started_here:
             import_ray().shutdown()
-    return Run(tournament, summary, played, seconds, store.folder if store else None, records)
+    return Run(tournament, summary, played, seconds, store.folder if store else None, games)
 
 
 def title(tournament: Tournament) -> str:

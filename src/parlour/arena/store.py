@@ -152,16 +152,12 @@ class Store:
             self._journal.close()
             self._journal = None
 
-    def records(self) -> list[dict[str, Any]]:
-        return [self.done[index].record for index in sorted(self.done)]
-
     def finish(self, report_html: str | None) -> None:
         """Rewrite the journal in game order and build results.csv (and the report) from it."""
         self.close()
         games = [self.done[index] for index in sorted(self.done)]
         _atomic_write(self.folder / RECORDS, "".join(played.line + "\n" for played in games))
-        records = [played.record for played in games]
-        _atomic_write(self.folder / RESULTS, results_csv(records))
+        _atomic_write(self.folder / RESULTS, results_csv(played.digest for played in games))
         if report_html is not None:
             _atomic_write(self.folder / REPORT, report_html)
 
