@@ -41,12 +41,16 @@ PointTables = tuple[tuple[int, ...], tuple[int, ...], int]
 def _point_tables(points: list[int]) -> PointTables:
     """Tables to add up the points of the items in a bit mask with two look-ups (see `estimates`)."""
     low_bits = (len(points) + 1) // 2
-    low, high = points[:low_bits], points[low_bits:]
-    return (
-        tuple(sum(pp for bit, pp in enumerate(low) if value >> bit & 1) for value in range(1 << len(low))),
-        tuple(sum(pp for bit, pp in enumerate(high) if value >> bit & 1) for value in range(1 << len(high))),
-        low_bits,
-    )
+    return _subset_sums(points[:low_bits]), _subset_sums(points[low_bits:]), low_bits
+
+
+def _subset_sums(points: list[int]) -> tuple[int, ...]:
+    """The summed points of every subset of `points`, indexed by its bit mask."""
+    sums = [0] * (1 << len(points))
+    for mask in range(1, len(sums)):
+        lowest = mask & -mask  # the mask is the one without its lowest item, plus that item
+        sums[mask] = sums[mask ^ lowest] + points[lowest.bit_length() - 1]
+    return tuple(sums)
 
 
 @cache
