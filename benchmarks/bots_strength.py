@@ -106,7 +106,7 @@ def run_games(args: argparse.Namespace) -> None:
     # Interleave the configurations game by game, so that a run cut short is balanced across them.
     tasks = [
         (name, players, args.mcts, opponent, index)
-        for index in range(args.games)
+        for index in range(args.start, args.games)
         for name, players in configs
         for opponent in (args.opponents if players == 2 else args.multi_opponents)
         if (name, players, args.mcts, opponent, index) not in done
@@ -272,6 +272,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per game, player count and opponent")
     parser.add_argument("--mcts", default="mcts:iterations=1000", help="the MCTS spec under test")
+    parser.add_argument(
+        "--start", type=int, default=0, help="first game index (to split one row between processes and journals)"
+    )
     parser.add_argument("--opponents", type=split_specs, default=["random", "greedy"])
     parser.add_argument(
         "--multi-opponents",
