@@ -184,6 +184,16 @@ PRECISION = 0.07
 """The issue asks for enough games that the 95% interval is narrower than +-7%."""
 
 
+def games_for_precision(rate: float) -> int:
+    """The fewest games whose Wilson interval at `rate` is within +-PRECISION."""
+    games = 1
+    while True:
+        low, high = wilson(rate * games, games)
+        if (high - low) / 2 <= PRECISION:
+            return games
+        games += 1
+
+
 def _target(players: int, opponent: str, mean: float, low: float, high: float) -> tuple[str, str]:
     """The issue's target for a row, and whether it is met: enough games for +-7%, and the rate at
     or above the target. With fewer games the verdict says what the interval shows so far."""
@@ -197,7 +207,7 @@ def _target(players: int, opponent: str, mean: float, low: float, high: float) -
         return f"(fair share {1 / players:.0%})", "—"
     if (high - low) / 2 <= PRECISION:
         return label, "yes" if mean >= goal else "no"
-    needed = math.ceil(Z95**2 * max(mean * (1 - mean), 0.05 * 0.95) / PRECISION**2)
+    needed = games_for_precision(mean)
     if low >= goal:
         so_far = "above the target"
     elif high < goal:
