@@ -66,6 +66,9 @@ def test_parse_spec_splits_kind_and_parameters() -> None:
         ("mcts:c=-1", "c must be at least 0"),
         ("mcts:rollout=smart", "rollout must be one of random, heuristic, got 'smart'"),
         ("mcts:reuse=maybe", "reuse must be one of yes, no"),
+        ("mcts:fpu=sometimes", "fpu must be one of yes, no"),
+        ("mcts:finish=-1", "finish must be at least 0"),
+        ("mcts:prior=some", "prior must be a whole number, got 'some'"),
         ("greedy:samples=0", "samples must be at least 1"),
         ("mcts:iterations", "'iterations' is not key=value"),
     ],
@@ -107,3 +110,18 @@ def test_without_game_defaults_the_general_search_settings_apply() -> None:
     agent = make_agent("mcts:iterations=10", 1)
     agent.act(state)
     assert (agent.c, agent.rollout, agent.cutoff) == (0.4, "heuristic", 0)
+    assert (agent.prior, agent.finish, agent.fpu) == (0, 0, False)
+
+
+def test_the_compound_move_settings_are_read_and_a_game_may_set_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    agent = make_agent("mcts:prior=5,finish=2,fpu=yes", 1)
+    assert isinstance(agent, MctsAgent)
+    assert (agent.prior, agent.finish, agent.fpu) == (5, 2, True)
+    state = parlour.load_game("nim", stones=7).new_state(0)
+    monkeypatch.setattr(type(state.game), "search_defaults", {"finish": 3, "fpu": True})
+    general = make_agent("mcts:iterations=10", 1)
+    general.act(state)
+    assert (general.finish, general.fpu) == (3, True)
+    named = make_agent("mcts:iterations=10,finish=0,fpu=no", 1)
+    named.act(state)
+    assert (named.finish, named.fpu) == (0, False)

@@ -49,18 +49,31 @@ class GreedyAgent(Agent):
 
     def _follow_through(self, state: State, seat: int) -> float:
         """The value after `seat` finishes its own pending sub-decisions greedily (at most `follow`)."""
-        for _ in range(self.follow):
-            if state.current_player() != seat:
-                break
-            best_value, best_state = -2.0, state
-            for action in state.legal_actions():
-                after = state.clone()
-                after.apply_legal(action)
-                value = outcome(after, seat)
-                if value > best_value + TIE:
-                    best_value, best_state = value, after
-            state = best_state
-        return outcome(state, seat)
+        return outcome(follow_through(state, seat, self.follow)[0], seat)
+
+
+def follow_through(state: State, seat: int, follow: int) -> tuple[State, int]:
+    """The position after `seat` takes up to `follow` of its own pending sub-decisions greedily,
+    and the id of the first action taken (-1 if none).
+
+    Each step keeps the first action whose result the heuristic rates best for `seat`; the state
+    given is not changed (every candidate is tried on a clone).
+    """
+    first = -1
+    for _ in range(follow):
+        if state.current_player() != seat:
+            break
+        best_value, best_state, best_id = -2.0, state, -1
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply_legal(action)
+            value = outcome(after, seat)
+            if value > best_value + TIE:
+                best_value, best_state, best_id = value, after, action.id
+        state = best_state
+        if first < 0:
+            first = best_id
+    return state, first
 
 
 def outcome(state: State, seat: int) -> float:

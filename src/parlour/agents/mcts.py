@@ -16,6 +16,16 @@ are searched from every mover's point of view (the max^n idea) rather than as "m
 A simulation ends at the end of the game (`returns()`), or, with `rollout=heuristic`, after
 `cutoff` random moves, where the game's `heuristic(seat)` of every seat stands in for the returns.
 
+Compound moves (a seat deciding several times in a row: a flag, then its space, then each payment
+unit) can mislead a plain search, whose first visit judges an unfinished move and whose node is
+worth the mean of every continuation tried, good and bad. Settings that are off by default address
+this. `finish=N` takes a leaf in the middle of such a move through up to N more of the seat's own
+sub-decisions greedily before judging it, and later expands that greedy continuation first.
+`fpu=yes` (first-play urgency) stops a node below the root from trying every child before it may
+return to the best: an untried child counts as one visit at the node's own mean, so a child doing
+better than that is followed instead of trying another. `prior=N` starts each root action with N
+visits at greedy's value of it.
+
 Between moves the subtree under the actions played since is kept when that is sound: only in
 perfect-information games (every action is public), and only if replaying those actions from
 re-drawn futures of the old position always reproduces the current one (no chance outcome was
@@ -38,12 +48,13 @@ from parlour.agents.base import (
     register_agent,
     seed_param,
 )
+from parlour.agents.greedy import GreedyAgent, follow_through
 from parlour.engine.actions import Action
 from parlour.engine.errors import IllegalAction
 from parlour.engine.game import State
 from parlour.engine.rng import Rng
 
-DEFAULTS = {"c": 0.4, "rollout": "heuristic", "cutoff": 0}
+DEFAULTS: dict[str, Any] = {"c": 0.4, "rollout": "heuristic", "cutoff": 0, "prior": 0, "finish": 0, "fpu": False}
 """The settings a search uses when neither its spec nor the game (`Game.search_defaults`) names them."""
 
 REUSE_CHECKS = 3
@@ -55,10 +66,11 @@ class Node:
     """One action sequence from the root: visit and availability counts and summed return vectors.
 
     `rarity` (1/sqrt(visits)) is refreshed when an iteration passes, so that choosing among many
-    children needs no square root or logarithm per child.
+    children needs no square root or logarithm per child. `lead`, with `finish`, is the action the
+    greedy finish took from the node when it was first judged (-1: none).
     """
 
-    __slots__ = ("avail", "children", "rarity", "totals", "visits")
+    __slots__ = ("avail", "children", "lead", "rarity", "totals", "visits")
 
     def __init__(self, players: int) -> None:
         self.children: dict[int, Node] = {}
@@ -66,6 +78,7 @@ class Node:
         self.avail = 1
         self.totals = [0.0] * players
         self.rarity = 1.0
+        self.lead = -1
 
 
 @dataclass(frozen=True)
@@ -102,12 +115,15 @@ class MctsAgent(Agent):
         rollout: str | None = None,
         cutoff: int | None = None,
         reuse: bool = True,
+        prior: int | None = None,
+        finish: int | None = None,
+        fpu: bool | None = None,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
         # None: the game's own `search_defaults`, else the general ones (see `_settle`).
-        self._asked = (c, rollout, cutoff)
+        self._asked = {"c": c, "rollout": rollout, "cutoff": cutoff, "prior": prior, "finish": finish, "fpu": fpu}
         self._settle({})
         self.reuse = reuse
         self.last_search: Search | None = None
@@ -134,6 +150,8 @@ class MctsAgent(Agent):
         root, reused = self._kept_root(state, seat)
         if root is None:
             root = Node(players)
+            if self.prior:
+                self._seed_root(root, state, seat, players)
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
         limit = self.iterations if self.iterations is not None else math.inf
@@ -149,10 +167,32 @@ class MctsAgent(Agent):
 
     def _settle(self, game_defaults: dict[str, Any]) -> None:
         """The spec's settings first, then the game's, then the general defaults."""
-        c, rollout, cutoff = self._asked
-        self.c = c if c is not None else game_defaults.get("c", DEFAULTS["c"])
-        self.rollout = rollout if rollout is not None else game_defaults.get("rollout", DEFAULTS["rollout"])
-        self.cutoff = cutoff if cutoff is not None else game_defaults.get("cutoff", DEFAULTS["cutoff"])
+        settled: dict[str, Any] = {
+            name: asked if asked is not None else game_defaults.get(name, DEFAULTS[name])
+            for name, asked in self._asked.items()
+        }
+        self.c: float = settled["c"]
+        self.rollout: str = settled["rollout"]
+        self.cutoff: int = settled["cutoff"]
+        self.prior: int = settled["prior"]
+        self.finish: int = settled["finish"]
+        self.fpu: bool = settled["fpu"]
+
+    def _seed_root(self, root: Node, state: State, seat: int, players: int) -> None:
+        """`prior=N`: each root action starts as N visits worth what greedy's one ply makes of it.
+
+        Greedy judges the first part of a compound move by finishing it greedily, which the first
+        few iterations of a search cannot do; the prior keeps the search from throwing away a good
+        first part on the strength of a few poor continuations, until real visits outweigh it.
+        Only the mover's component is filled in: the root's children are chosen by the mover alone.
+        """
+        legal = state.legal_actions()
+        values = GreedyAgent(seed=self.rng.next64()).evaluate(state, legal)
+        for action, value in zip(legal, values, strict=True):
+            child = root.children[action.id] = Node(players)
+            child.visits = self.prior
+            child.totals[seat] = value * self.prior
+            child.rarity = self.prior**-0.5
 
     # --- one iteration -----------------------------------------------------------------------
 
@@ -161,9 +201,9 @@ class MctsAgent(Agent):
         return state.determinize(seat, self.rng.spawn())
 
     def _iterate(self, root: Node, world: State, players: int) -> None:
-        rng = self.rng
         c = self.c
         by_availability = self._by_availability
+        fpu = self.fpu
         node = root
         path = [root]
         while not world.is_terminal():
@@ -186,13 +226,17 @@ class MctsAgent(Agent):
                 if by_availability:
                     child.avail += 1
                     explore = c * math.sqrt(math.log(child.avail))
-                if unexpanded is None:
+                if unexpanded is None or fpu:
                     rarity = child.rarity
                     score = child.totals[mover] * rarity * rarity + explore * rarity
                     if score > best_score:
                         best_score, best, best_action = score, child, action
-            if unexpanded is not None:
-                action = unexpanded[rng.next64() % len(unexpanded)]
+            # With `fpu`, a node below the root tries a new child only when no child tried beats one
+            # visit at the node's own mean (the root tries every action once, so that each is ranked).
+            if unexpanded is not None and (
+                not fpu or node is root or best is None or best_score <= self._urgency(node, mover)
+            ):
+                action = self._to_expand(node, unexpanded)
                 child = Node(players)
                 children[action.id] = child
                 world.apply_legal(action)
@@ -202,6 +246,8 @@ class MctsAgent(Agent):
             world.apply_legal(best_action)
             node = best
             path.append(best)
+        if self.finish and world.current_player() == mover:
+            world, path[-1].lead = follow_through(world, mover, self.finish)
         values = self._simulate(world, players)
         for visited in path:
             visits = visited.visits = visited.visits + 1
@@ -209,6 +255,18 @@ class MctsAgent(Agent):
             for seat in range(players):
                 totals[seat] += values[seat]
             visited.rarity = visits**-0.5
+
+    def _urgency(self, node: Node, mover: int) -> float:
+        """With `fpu`, the score of an untried child: one visit at the node's own mean."""
+        return node.totals[mover] / node.visits + self.c * math.sqrt(math.log(node.visits))
+
+    def _to_expand(self, node: Node, unexpanded: list[Action]) -> Action:
+        """The greedy finish's first step if it is untried, else an untried action at random."""
+        if node.lead >= 0:
+            for action in unexpanded:
+                if action.id == node.lead:
+                    return action
+        return unexpanded[self.rng.next64() % len(unexpanded)]
 
     def _simulate(self, world: State, players: int) -> list[float]:
         """Random moves to the end, or `cutoff` of them and then the heuristic of every seat."""
@@ -274,10 +332,10 @@ class MctsAgent(Agent):
 @register_agent(
     "mcts",
     "Monte Carlo tree search (iterations=N or seconds=S, c=exploration, rollout=random|heuristic, cutoff=N, "
-    "reuse=yes|no, seed=N)",
+    "reuse=yes|no, prior=N, finish=N, fpu=yes|no, seed=N)",
 )
 def _make_mcts(params: dict[str, str], seed: int) -> Agent:
-    check_params("mcts", params, {"iterations", "seconds", "c", "rollout", "cutoff", "reuse", "seed"})
+    check_params("mcts", params, {"iterations", "seconds", "reuse", "seed", *DEFAULTS})
     seconds = number_param(params, "seconds", 0.0, float) if "seconds" in params else None
     if seconds is not None and seconds <= 0:
         raise AgentSpecError(f"agent parameter seconds must be more than 0, got {params['seconds']!r}")
@@ -292,4 +350,7 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
         rollout=choice_param(params, "rollout", "heuristic", ("random", "heuristic")) if "rollout" in params else None,
         cutoff=number_param(params, "cutoff", None, int),
         reuse=choice_param(params, "reuse", "yes", ("yes", "no")) == "yes",
+        prior=number_param(params, "prior", None, int),
+        finish=number_param(params, "finish", None, int),
+        fpu=choice_param(params, "fpu", "no", ("yes", "no")) == "yes" if "fpu" in params else None,
     )
