@@ -116,10 +116,11 @@ class Hatairo(Game):
     title = "Hatairo"
     summary = "paint flags of the world into your gallery; motifs and topography reward the arrangement"
     perfect_information = False
-    # A low exploration constant: a completion is a chain of sub-decisions (flag, space, each payment)
-    # whose mean value suffers from every poor payment the search tries, and the heuristic's values
-    # differ by little. Measured against greedy seats in 3-player games (docs/bots.md, Strength).
-    search_defaults: ClassVar[dict[str, Any]] = {"c": 0.05}
+    # A completion is a chain of sub-decisions by one seat (flag, space, each payment): the search
+    # finishes it greedily before judging a leaf and then keeps to the continuations that do well
+    # (first-play urgency) rather than averaging every poor payment; a low exploration constant
+    # because the heuristic's values differ by little. Measured against greedy seats (docs/bots.md).
+    search_defaults: ClassVar[dict[str, Any]] = {"c": 0.05, "finish": 6, "fpu": True}
     options_spec = (
         Option("players", int, 2, "number of players (1 = solo mode)", choices=(1, 2, 3, 4)),
         Option("beginner", bool, False, "beginner's game: 3x3 gallery, 9 flags, 3 topography spaces"),
