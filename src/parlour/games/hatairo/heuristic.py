@@ -28,15 +28,19 @@ Solo, it is tanh((value - 90) / 40), centred between the Fellow and Master ranks
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
-from parlour.games.hatairo.board import Board
 from parlour.games.hatairo.components import FLAGS, MOTIFS, TILES, TOPOGRAPHIES
-from parlour.games.hatairo.scoring import ROWS, line_cells, motif_matches
+from parlour.games.hatairo.scoring import ROWS, flag_points, line_cells, motif_matches, motif_points, topography_points
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from parlour.games.hatairo.rules import HatairoState
+
+Layout = tuple[int, int, float, int]
 
 PIGMENT_POTENTIAL = 0.5
 PIGMENT_PRICE = 1.5
@@ -78,15 +82,14 @@ def sketch_value(flag_id: int, palette: list[int]) -> float:
     return surplus * SKETCH_FIT * held / SIZE[flag_id]
 
 
-def space_promise(board: Board, columns: int) -> float:
+def space_promise(gallery: Sequence[int], motifs: Sequence[int], tiles: Sequence[int], columns: int) -> float:
     """Half of what the empty gallery spaces may still earn from the motifs and tiles already laid."""
-    gallery = board.gallery
     total = 0.0
-    for space, motif_id in enumerate(board.motifs):
+    for space, motif_id in enumerate(motifs):
         if motif_id >= 0 and MOTIF_PROMISE[motif_id]:
             empty = sum(1 for cell in line_cells(space, columns) if gallery[cell] < 0)
             total += MOTIF_PROMISE[motif_id] * empty
-    for column, tile_id in enumerate(board.tiles):
+    for column, tile_id in enumerate(tiles):
         if tile_id < 0:
             continue
         tile = TILES[tile_id]
@@ -102,6 +105,22 @@ def space_promise(board: Board, columns: int) -> float:
     return SPACE_SHARE * total
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def layout(gallery: tuple[int, ...], motifs: tuple[int, ...], tiles: tuple[int, ...], columns: int) -> Layout:
+    """What a board's laid cards are worth, cached: flags and motifs are laid only now and then, while
+    a search judges thousands of positions that differ only in the pigments.
+
+    Returns (points of flags, type-I motifs and tiles; VP per pigment from pigment motifs; the empty
+    spaces' promise; conversion motifs owned).
+    """
+    fixed = (
+        flag_points(gallery) + motif_points(gallery, motifs, columns, 0) + topography_points(gallery, tiles, columns)
+    )
+    per_pigment = sum(MOTIFS[m].vp_per_match for m in motifs if m >= 0 and MOTIFS[m].kind == "pigment")
+    conversions = sum(1 for m in motifs if m >= 0 and MOTIFS[m].type == "II")
+    return fixed, per_pigment, space_promise(gallery, motifs, tiles, columns), conversions
+
+
 def horizon(state: HatairoState) -> float:
     """How much of the game is left: the share of the fullest gallery still empty, 0 once the end is
     triggered. The promises are only worth the time that remains to keep them: a rival who fills her
@@ -115,14 +134,18 @@ def values(state: HatairoState) -> list[float]:
     result = []
     columns = state.game.columns
     future = horizon(state)
-    for seat, (score, board) in enumerate(zip(state.scores(), state.boards, strict=True)):
+    for seat, board in enumerate(state.boards):
         palette = board.palette
-        promise = PIGMENT_POTENTIAL * sum(palette) + space_promise(board, columns)
+        pigments = sum(palette)
+        fixed, per_pigment, spaces, conversions = layout(
+            tuple(board.gallery), tuple(board.motifs), tuple(board.tiles), columns
+        )
+        score = fixed + per_pigment * pigments + pigments  # the final score if the game ended now
+        promise = PIGMENT_POTENTIAL * pigments + spaces
         for flag_id in board.atelier:
             promise += sketch_value(flag_id, palette)
-        conversions = sum(1 for motif_id in board.motifs if motif_id >= 0 and MOTIFS[motif_id].type == "II")
         promise += CONVERSION_VALUE * conversions
-        value = score.total + future * promise
+        value = score + future * promise
         if state.sketch >= 0 and seat == state.to_move:
             # The unpaid requirements are pigments about to leave: 1 VP each plus their share of the promise.
             price = 1.0 + future * PIGMENT_POTENTIAL
