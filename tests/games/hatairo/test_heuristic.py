@@ -3,8 +3,10 @@ the right colours) and empty spaces under motifs as promises."""
 
 from __future__ import annotations
 
+import parlour
+from parlour.engine.rng import Rng
 from parlour.games.hatairo.components import FLAGS
-from parlour.games.hatairo.heuristic import horizon, values
+from parlour.games.hatairo.heuristic import horizon, layout, values
 
 from .positions import action_phase, clear_board, flag, give_motif, put_flags, refresh, set_market, set_palette, started
 
@@ -85,3 +87,25 @@ def test_promises_fade_as_a_rival_fills_her_gallery() -> None:
     assert horizon(state) == 0.25 and values(state)[0] == 4 + 0.25 * 2
     state.trigger = 1  # her gallery is full: the last round, what is not scored now never will be
     assert horizon(state) == 0 and values(state)[0] == 4
+
+
+def test_the_cached_layout_gives_every_seats_score_exactly() -> None:
+    # The evaluator reads each board's laid cards from a cache; with the pigments added back they
+    # must come to the score the rules give, on every position of random games (pigment motifs,
+    # whose points follow the pigments, included).
+    checked = 0
+    for players in (2, 4):
+        for seed in range(3):
+            state = parlour.load_game("hatairo", players=players).new_state(seed)
+            rng = Rng(seed)
+            while not state.is_terminal():
+                columns = state.game.columns
+                for board, score in zip(state.boards, state.scores(), strict=True):
+                    fixed, per_pigment, _, _ = layout(
+                        tuple(board.gallery), tuple(board.motifs), tuple(board.tiles), columns
+                    )
+                    pigments = sum(board.palette)
+                    assert fixed + per_pigment * pigments + pigments == score.total
+                    checked += 1
+                state.apply(rng.choice(state.legal_actions()))
+    assert checked > 1000
