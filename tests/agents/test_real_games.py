@@ -60,3 +60,17 @@ def test_the_same_seed_gives_the_same_decisions(name: str, players: int) -> None
     state = midgame(name, players, 3, 10)
     for spec in ("mcts:iterations=80", "greedy"):
         assert make_agent(spec, 8).act(state.clone()) == make_agent(spec, 8).act(state.clone())
+
+
+def test_a_search_judging_revealed_worlds_still_cannot_tell_twins_apart() -> None:
+    """`reveal` opens only the re-drawn world: the real hidden values still cannot reach the search."""
+    state = midgame("hanbok_runway", 2, 2, 20)
+    seat = state.current_player()
+    twin = state.determinize(seat, Rng(7))
+    assert twin.value != state.value  # the twin's face-down tokens really differ
+    searches = [MctsAgent(seed=4, iterations=150, reveal=True).search(s) for s in (state, twin)]
+    assert [(c.action.id, c.visits, c.value) for c in searches[0].choices] == [
+        (c.action.id, c.visits, c.value) for c in searches[1].choices
+    ]
+    world = MctsAgent(seed=4, reveal=True)._world(state, seat)
+    assert all(world.known) and not all(state.known)  # type: ignore[attr-defined]

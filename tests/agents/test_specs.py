@@ -68,6 +68,7 @@ def test_parse_spec_splits_kind_and_parameters() -> None:
         ("mcts:reuse=maybe", "reuse must be one of yes, no"),
         ("mcts:fpu=sometimes", "fpu must be one of yes, no"),
         ("mcts:finish=-1", "finish must be at least 0"),
+        ("mcts:reveal=perhaps", "reveal must be one of yes, no"),
         ("mcts:prior=some", "prior must be a whole number, got 'some'"),
         ("greedy:samples=0", "samples must be at least 1"),
         ("mcts:iterations", "'iterations' is not key=value"),
@@ -110,7 +111,7 @@ def test_without_game_defaults_the_general_search_settings_apply() -> None:
     agent = make_agent("mcts:iterations=10", 1)
     agent.act(state)
     assert (agent.c, agent.rollout, agent.cutoff) == (0.4, "heuristic", 0)
-    assert (agent.prior, agent.finish, agent.fpu) == (0, 0, False)
+    assert (agent.prior, agent.finish, agent.fpu, agent.reveal) == (0, 0, False, False)
 
 
 def test_the_compound_move_settings_are_read_and_a_game_may_set_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,3 +126,16 @@ def test_the_compound_move_settings_are_read_and_a_game_may_set_them(monkeypatch
     named = make_agent("mcts:iterations=10,finish=0,fpu=no", 1)
     named.act(state)
     assert (named.finish, named.fpu) == (0, False)
+
+
+def test_reveal_is_read_and_a_game_may_set_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    agent = make_agent("mcts:reveal=yes", 1)
+    assert isinstance(agent, MctsAgent) and agent.reveal
+    state = parlour.load_game("nim", stones=7).new_state(0)
+    monkeypatch.setattr(type(state.game), "search_defaults", {"reveal": True})
+    general = make_agent("mcts:iterations=10", 1)
+    general.act(state)
+    assert general.reveal
+    named = make_agent("mcts:iterations=10,reveal=no", 1)
+    named.act(state)
+    assert not named.reveal

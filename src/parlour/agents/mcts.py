@@ -26,6 +26,12 @@ return to the best: an untried child counts as one visit at the node's own mean,
 better than that is followed instead of trying another. `prior=N` starts each root action with N
 visits at greedy's value of it.
 
+`reveal=yes` judges each determinization as if it were open (perfect-information Monte Carlo):
+after the hidden values are re-drawn the world's `reveal()` lets every seat know them, so the
+heuristic reads those drawn values, and the search averages its judgements over many drawn worlds
+instead of judging once by the expected value of what is unseen. Nothing real is revealed: the
+world was drawn from what the searching seat sees.
+
 Between moves the subtree under the actions played since is kept when that is sound: only in
 perfect-information games (every action is public), and only if replaying those actions from
 re-drawn futures of the old position always reproduces the current one (no chance outcome was
@@ -54,7 +60,15 @@ from parlour.engine.errors import IllegalAction
 from parlour.engine.game import State
 from parlour.engine.rng import Rng
 
-DEFAULTS: dict[str, Any] = {"c": 0.4, "rollout": "heuristic", "cutoff": 0, "prior": 0, "finish": 0, "fpu": False}
+DEFAULTS: dict[str, Any] = {
+    "c": 0.4,
+    "rollout": "heuristic",
+    "cutoff": 0,
+    "prior": 0,
+    "finish": 0,
+    "fpu": False,
+    "reveal": False,
+}
 """The settings a search uses when neither its spec nor the game (`Game.search_defaults`) names them."""
 
 REUSE_CHECKS = 3
@@ -118,12 +132,21 @@ class MctsAgent(Agent):
         prior: int | None = None,
         finish: int | None = None,
         fpu: bool | None = None,
+        reveal: bool | None = None,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
         # None: the game's own `search_defaults`, else the general ones (see `_settle`).
-        self._asked = {"c": c, "rollout": rollout, "cutoff": cutoff, "prior": prior, "finish": finish, "fpu": fpu}
+        self._asked = {
+            "c": c,
+            "rollout": rollout,
+            "cutoff": cutoff,
+            "prior": prior,
+            "finish": finish,
+            "fpu": fpu,
+            "reveal": reveal,
+        }
         self._settle({})
         self.reuse = reuse
         self.last_search: Search | None = None
@@ -177,6 +200,7 @@ class MctsAgent(Agent):
         self.prior: int = settled["prior"]
         self.finish: int = settled["finish"]
         self.fpu: bool = settled["fpu"]
+        self.reveal: bool = settled["reveal"]
 
     def _seed_root(self, root: Node, state: State, seat: int, players: int) -> None:
         """`prior=N`: each root action starts as N visits worth what greedy's one ply makes of it.
@@ -197,8 +221,15 @@ class MctsAgent(Agent):
     # --- one iteration -----------------------------------------------------------------------
 
     def _world(self, state: State, seat: int) -> State:
-        """The position one iteration searches: what `seat` sees, with the rest re-drawn."""
-        return state.determinize(seat, self.rng.spawn())
+        """The position one iteration searches: what `seat` sees, with the rest re-drawn.
+
+        With `reveal`, the re-drawn values are then open to every seat, so leaves are judged in
+        that world as it was drawn rather than by the expectation of what the seat cannot see.
+        """
+        world = state.determinize(seat, self.rng.spawn())
+        if self.reveal:
+            world.reveal()
+        return world
 
     def _iterate(self, root: Node, world: State, players: int) -> None:
         c = self.c
@@ -332,7 +363,7 @@ class MctsAgent(Agent):
 @register_agent(
     "mcts",
     "Monte Carlo tree search (iterations=N or seconds=S, c=exploration, rollout=random|heuristic, cutoff=N, "
-    "reuse=yes|no, prior=N, finish=N, fpu=yes|no, seed=N)",
+    "reuse=yes|no, prior=N, finish=N, fpu=yes|no, reveal=yes|no, seed=N)",
 )
 def _make_mcts(params: dict[str, str], seed: int) -> Agent:
     check_params("mcts", params, {"iterations", "seconds", "reuse", "seed", *DEFAULTS})
@@ -352,5 +383,11 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
         reuse=choice_param(params, "reuse", "yes", ("yes", "no")) == "yes",
         prior=number_param(params, "prior", None, int),
         finish=number_param(params, "finish", None, int),
-        fpu=choice_param(params, "fpu", "no", ("yes", "no")) == "yes" if "fpu" in params else None,
+        fpu=_switch(params, "fpu"),
+        reveal=_switch(params, "reveal"),
     )
+
+
+def _switch(params: dict[str, str], name: str) -> bool | None:
+    """A yes/no setting; None when the spec leaves it to the game."""
+    return choice_param(params, name, "no", ("yes", "no")) == "yes" if name in params else None

@@ -44,7 +44,8 @@ class Game(abc.ABC):
     perfect_information: ClassVar[bool]
     search_defaults: ClassVar[dict[str, Any]] = {}
     """Settings the search bots use for this game unless a spec says otherwise (for MCTS: `c`,
-    `rollout`, `cutoff`); each game documents why its own differ from the bots' general defaults."""
+    `rollout`, `cutoff`, `prior`, `finish`, `fpu`, `reveal`); each game documents why its own differ
+    from the bots' general defaults."""
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = validate_options(self.name, self.options_spec, options)
@@ -143,6 +144,15 @@ class State(abc.ABC):
     @abc.abstractmethod
     def determinize(self, seat: int, rng: Rng) -> State:
         """A copy consistent with `view(seat)` whose hidden parts and future chance are re-drawn."""
+
+    def reveal(self) -> None:  # noqa: B027 - a hook: most games have nothing to reveal
+        """Let every seat know every value this copy keeps hidden; only for a determinization.
+
+        A determinization's hidden values were re-drawn from what the searching seat sees, so
+        nothing real is revealed: the search may then judge that world as if it were open
+        (perfect-information Monte Carlo), and the heuristic reads the drawn values instead of
+        their expectation. Games whose heuristic reads nothing hidden leave this as it is.
+        """
 
     @abc.abstractmethod
     def render(self, seat: int | None = None) -> str:

@@ -108,6 +108,23 @@ def test_heuristic_promises_nothing_to_a_player_without_turns_left() -> None:
     assert state.heuristic(1) > before
 
 
+def test_a_revealed_determinization_is_judged_by_the_values_drawn_in_it() -> None:
+    state = turn_position()
+    hidden = place_set(state, 1, "triangle", "orange", 4)  # face-down: seat 0 does not know it
+    worlds = {}
+    for seed in range(40):
+        world = state.determinize(0, Rng(seed))
+        world.reveal()
+        worlds.setdefault(world.value[hidden], world)
+    low, high = worlds[min(worlds)], worlds[max(worlds)]
+    assert max(worlds) - min(worlds) >= 3
+    assert all(high.knows(seat, t) for seat in (0, 1) for t in range(len(high.value)))
+    assert not state.knows(0, hidden) and state.value[hidden] == 4  # the real position is untouched
+    # unrevealed, seat 0 judges the rival's token by its expectation, the same in every world
+    assert state.determinize(0, Rng(1)).heuristic(0) == pytest.approx(state.heuristic(0))
+    assert low.heuristic(0) > state.heuristic(0) > high.heuristic(0)
+
+
 def test_heuristic_of_a_finished_game_is_its_returns() -> None:
     state = turn_position()
     place_set(state, 0, "oval", "green", 2)

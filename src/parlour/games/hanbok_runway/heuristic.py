@@ -193,9 +193,8 @@ def hand_promise(
     return total
 
 
-def evaluate(state: HanbokRunwayState, seat: int) -> float:
-    if state.is_terminal():
-        return state.returns()[seat]
+def trophy_edge(state: HanbokRunwayState, seat: int) -> float:
+    """The trophies `seat` expects to lead by (points 1-6), from what `seat` knows."""
     comps = state.game.components
     unseen = _unseen(state, seat)
     influence = expected_influences(state, seat, unseen)
@@ -208,5 +207,11 @@ def evaluate(state: HanbokRunwayState, seat: int) -> float:
     edge += PROMISE * (
         hand_promise(state, seat, influence, stakes, gains) - hand_promise(state, 1 - seat, influence, stakes, gains)
     )
-    edge += SET_COST * (len(state.set_tokens[1 - seat]) - len(state.set_tokens[seat]))
-    return max(-1.0, min(1.0, edge / sum(stakes)))
+    return edge + SET_COST * (len(state.set_tokens[1 - seat]) - len(state.set_tokens[seat]))
+
+
+def evaluate(state: HanbokRunwayState, seat: int) -> float:
+    if state.is_terminal():
+        return state.returns()[seat]
+    total = sum(colour_stakes(state.additional, state.game.components))
+    return max(-1.0, min(1.0, trophy_edge(state, seat) / total))

@@ -574,6 +574,10 @@ class HanbokRunwayState(State):
 
         return render(self, seat)
 
+    def reveal(self) -> None:
+        """Both seats know every token: the heuristic then reads a determinization's drawn values."""
+        self.known = [ALL_SEATS] * len(self.known)
+
     def heuristic(self, seat: int) -> float:
         from parlour.games.hanbok_runway.heuristic import evaluate
 
