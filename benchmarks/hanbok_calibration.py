@@ -82,6 +82,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1500, help="greedy-against-greedy games to learn from")
     parser.add_argument("--seed", type=int, default=100_000, help="seed of the first game")
     args = parser.parse_args()
+    if args.games < 20:
+        parser.error(f"--games must be at least 20 for a fit to mean anything, got {args.games}")
     samples = play(args.games, args.seed)
     print(f"{len(samples)} positions from {args.games} games")
     print("| tokens taken | positions | slope on its own | trophies for a 73% chance (1 / slope) |")
