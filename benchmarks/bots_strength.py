@@ -257,6 +257,14 @@ def measure_speed(args: argparse.Namespace) -> list[dict[str, Any]]:
     return results
 
 
+def merge_speed(measured: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The saved speed rows with those just measured in their place, so that `--only` keeps the rest."""
+    fresh = {(row["game"], row["players"]): row for row in measured}
+    saved = json.loads(SPEED.read_text()) if SPEED.exists() else []
+    kept = [fresh.pop((row["game"], row["players"]), row) for row in saved]
+    return kept + list(fresh.values())
+
+
 def speed_table(results: list[dict[str, Any]]) -> str:
     lines = [
         "| game | players | MCTS iterations/s (one core, CPU time) | wall clock, shared machine | load average |",
@@ -305,7 +313,7 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.speed_only:
-        results = measure_speed(args)
+        results = merge_speed(measure_speed(args))
         SPEED.parent.mkdir(parents=True, exist_ok=True)
         SPEED.write_text(json.dumps(results, indent=1) + "\n")
         print(speed_table(results))

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 import parlour
 from parlour.cli import app
 from parlour.engine import InvalidOption, Rng, load_game, replay
+from parlour.games.hanbok_runway.heuristic import colour_edge, spreads
 from parlour.play import TerminalSession, seat_table
 from tests.games.hanbok_runway.positions import colour, give, place_set, put_first, turn_position
 
@@ -76,6 +77,19 @@ def test_heuristic_reads_only_what_the_seat_knows() -> None:
         for k in range(3):
             assert state.determinize(seat, Rng(step * 3 + k)).heuristic(seat) == pytest.approx(state.heuristic(seat))
         state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_lead_counts_for_more_the_fewer_tokens_its_colour_has_left() -> None:
+    state = turn_position()
+    place_set(state, 0, "oval", "green", 2)
+    for value in (-3, -1, 1, 2, 3, 4):
+        place_set(state, 1 if value < 2 else 0, "oval", "red", value)
+    spread = spreads(state)
+    # a queue of six tokens has five left in green and none in red; the other colours are full
+    assert spread[colour("green")] == pytest.approx(2.0) and spread[colour("red")] == pytest.approx(0.75)
+    assert spread[colour("blue")] == pytest.approx(2.25)
+    # the same lead of 2 is surer in the settled colour
+    assert colour_edge(2, 0, 1, spread[colour("red")]) > colour_edge(2, 0, 1, spread[colour("green")]) > 0.3
 
 
 def test_heuristic_counts_the_sets_the_cards_in_hand_promise() -> None:

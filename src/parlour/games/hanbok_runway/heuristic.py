@@ -6,8 +6,11 @@ It reads only what `seat` knows, so a bot using it never peeks:
    the token, and otherwise its expectation over the values `seat` has not seen in that colour
    (a colour's values are public component data; the ones `seat` knows are taken out).
 2. Summed per player and colour this is the expected influence.
-3. A colour goes to a player with probability `sigmoid(lead / 1.5) * sigmoid((influence - m + 0.5) / 1.5)`,
-   a smooth "strictly more than the opponent, and at least m" (R18, m = 1 here).
+3. A colour goes to a player with probability `sigmoid(lead / s) * sigmoid((influence - m + 0.5) / s)`,
+   a smooth "strictly more than the opponent, and at least m" (R18, m = 1 here). The spread `s` is
+   the colour's own: its outcome is less settled the more of its tokens are still to be taken, so
+   `s` is 0.75 influence once its queue is empty and 0.25 more per token left in it (2.25 at the
+   start).
 4. The expected trophy difference over all colour stakes (VP token plus the additional VP tokens
    next to it) is the core of the value.
 5. The cards in front of each player are sets still to come (both hands are public, R7): they are
@@ -35,13 +38,10 @@ from parlour.games.hanbok_runway.scoring import colour_stakes, modified_value
 if TYPE_CHECKING:
     from parlour.games.hanbok_runway.rules import HanbokRunwayState
 
-SPREAD = 1.5  # influence points over which a colour's outcome goes from likely lost to likely won
+SPREAD_SETTLED = 0.75  # influence over which a colour whose queue is empty goes from likely lost to likely won
+SPREAD_PER_TOKEN = 0.25  # how much wider that is per token still in the colour's queue
 PROMISE = 0.5  # the share of a hand's best pairings counted before they are made
 SET_COST = 0.15  # trophies: the tiebreak given away by one more set
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _unseen(state: HanbokRunwayState, seat: int) -> list[tuple[int, ...]]:
@@ -75,17 +75,18 @@ def expected_influences(
     return result
 
 
-def colour_chances(mine: float, theirs: float, minimum: int) -> float:
-    """A smooth chance that `mine` takes the colour: strictly ahead and at least `minimum`."""
-    return _sigmoid((mine - theirs) / SPREAD) * _sigmoid((mine - minimum + 0.5) / SPREAD)
+def spreads(state: HanbokRunwayState) -> list[float]:
+    """Per colour: the influence over which its outcome goes from likely lost to likely won (point 3)."""
+    per_colour = state.game.components.tokens_per_colour
+    return [SPREAD_SETTLED + SPREAD_PER_TOKEN * (per_colour - taken) for taken in state.taken]
 
 
-def colour_edge(mine: float, theirs: float, minimum: int) -> float:
+def colour_edge(mine: float, theirs: float, minimum: int, spread: float) -> float:
     """The chance that `mine` takes the colour minus the chance that `theirs` does."""
-    ahead = 1.0 / (1.0 + math.exp((theirs - mine) / SPREAD))
+    ahead = 1.0 / (1.0 + math.exp((theirs - mine) / spread))
     floor = minimum - 0.5
-    return ahead / (1.0 + math.exp((floor - mine) / SPREAD)) - (1.0 - ahead) / (
-        1.0 + math.exp((floor - theirs) / SPREAD)
+    return ahead / (1.0 + math.exp((floor - mine) / spread)) - (1.0 - ahead) / (
+        1.0 + math.exp((floor - theirs) / spread)
     )
 
 
@@ -142,6 +143,7 @@ def hand_promise(
     influence: list[list[float]],
     stakes: list[int],
     gains: list[list[float] | None],
+    spread: list[float],
 ) -> float:
     """The expected trophies `player` adds by pairing the cards in front of them, greedily (point 5)."""
     comps = state.game.components
@@ -160,11 +162,11 @@ def hand_promise(
         """Per symbol held: the trophies one more set of it on `colour`'s next token gains."""
         row = gains[colour]
         assert row is not None
-        here, there, stake = mine[colour], theirs[colour], stakes[colour]
-        before = colour_edge(here, there, minimum)
+        here, there, stake, width = mine[colour], theirs[colour], stakes[colour], spread[colour]
+        before = colour_edge(here, there, minimum, width)
         values = {}
         for symbol in held:
-            after = colour_edge(here + row[symbol], there, minimum)
+            after = colour_edge(here + row[symbol], there, minimum, width)
             values[symbol] = stake * (after - before) + (mannequin_bonus * after if symbol == MANNEQUIN else 0.0)
         return values
 
@@ -200,12 +202,14 @@ def trophy_edge(state: HanbokRunwayState, seat: int) -> float:
     influence = expected_influences(state, seat, unseen)
     stakes = colour_stakes(state.additional, comps)
     mine, theirs = influence[seat], influence[1 - seat]
+    spread = spreads(state)
     edge = 0.0
     for colour, stake in enumerate(stakes):
-        edge += stake * colour_edge(mine[colour], theirs[colour], comps.min_influence_for_vp)
+        edge += stake * colour_edge(mine[colour], theirs[colour], comps.min_influence_for_vp, spread[colour])
     gains = next_token_gains(state, seat, unseen)
     edge += PROMISE * (
-        hand_promise(state, seat, influence, stakes, gains) - hand_promise(state, 1 - seat, influence, stakes, gains)
+        hand_promise(state, seat, influence, stakes, gains, spread)
+        - hand_promise(state, 1 - seat, influence, stakes, gains, spread)
     )
     return edge + SET_COST * (len(state.set_tokens[1 - seat]) - len(state.set_tokens[seat]))
 

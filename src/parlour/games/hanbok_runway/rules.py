@@ -14,7 +14,7 @@ tokens a seat does not know among themselves, which keeps every count and every 
 from __future__ import annotations
 
 from itertools import compress
-from typing import Any
+from typing import Any, ClassVar
 
 from parlour.engine import TERMINAL, Action, Event, Game, IllegalAction, Option, Rng, Score, State
 from parlour.games.hanbok_runway import scoring
@@ -42,6 +42,9 @@ class HanbokRunway(Game):
     title = "Hanbok Runway"
     summary = "designers pair style and fabric cards into hanbok sets to win influence in six colours"
     perfect_information = False
+    # Searches judge each drawn world as it was drawn, and finish the rest of a seat's turn (an
+    # oval's target, a second set) greedily before judging it: see docs/bots.md, Hanbok Runway.
+    search_defaults: ClassVar[dict[str, Any]] = {"reveal": True, "finish": 2, "fpu": True}
     options_spec = (
         Option("players", int, 2, "number of players", choices=(2,)),
         Option("start_player", int, -1, "seat of the start player (-1: drawn from the seed)", choices=(-1, 0, 1)),
