@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 import parlour
 from parlour.cli import app
 from parlour.engine import InvalidOption, Rng, load_game, replay
+from parlour.games.hanbok_runway import heuristic
 from parlour.games.hanbok_runway.heuristic import colour_edge, spreads
 from parlour.play import TerminalSession, seat_table
 from tests.games.hanbok_runway.positions import colour, give, place_set, put_first, turn_position
@@ -90,6 +91,14 @@ def test_a_lead_counts_for_more_the_fewer_tokens_its_colour_has_left() -> None:
     assert spread[colour("blue")] == pytest.approx(2.25)
     # the same lead of 2 is surer in the settled colour
     assert colour_edge(2, 0, 1, spread[colour("red")]) > colour_edge(2, 0, 1, spread[colour("green")]) > 0.3
+
+
+def test_the_heuristic_judges_each_colour_by_its_own_spread(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = turn_position()
+    place_set(state, 0, "oval", "green", 2)  # a lead of 2 in green, five green tokens still to come
+    unsettled = state.heuristic(0)
+    monkeypatch.setattr(heuristic, "spreads", lambda state: [heuristic.SPREAD_SETTLED] * len(state.taken))
+    assert state.heuristic(0) > unsettled > 0
 
 
 def test_heuristic_counts_the_sets_the_cards_in_hand_promise() -> None:
