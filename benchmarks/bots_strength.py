@@ -37,7 +37,8 @@ from typing import Any
 import parlour
 from parlour.agents import make_agent, split_specs
 from parlour.agents.mcts import MctsAgent
-from parlour.engine.registry import game_classes
+from parlour.engine.errors import InvalidOption
+from parlour.engine.registry import game_class, game_classes
 from parlour.engine.rng import Rng
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +60,14 @@ def configurations(games: list[str] | None, players: list[int] | None) -> list[t
             if count >= 2 and (not players or count in players):
                 chosen.append((name, count))
     return chosen
+
+
+def game_names(text: str) -> list[str]:
+    """`--only`: the games named, each checked against the registry (an unknown name is an error)."""
+    try:
+        return [game_class(name).name for name in text.split(",")]
+    except InvalidOption as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def play_one(task: tuple[str, int, str, str, int]) -> dict[str, Any]:
@@ -300,7 +309,7 @@ def main() -> None:
         default=["greedy"],
         help="opponents with 3 or more players (the issue's target there is against greedy)",
     )
-    parser.add_argument("--only", type=lambda text: text.split(","), default=None, help="games to play")
+    parser.add_argument("--only", type=game_names, default=None, help="games to play (comma-separated)")
     parser.add_argument("--players", type=lambda text: [int(p) for p in text.split(",")], default=None)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--until", default=None, help="start no new game after this time of day (HH:MM)")
@@ -311,6 +320,8 @@ def main() -> None:
     parser.add_argument("--table-only", action="store_true")
     parser.add_argument("--no-docs", action="store_true", help="print the tables without writing docs/bots.md")
     args = parser.parse_args()
+    if not configurations(args.only, args.players):
+        parser.error("no game is played by those player counts")
 
     if args.speed_only:
         results = merge_speed(measure_speed(args))
