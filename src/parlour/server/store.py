@@ -18,6 +18,7 @@ from sqlalchemy import Engine, create_engine, event, make_url, select, text, upd
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from parlour.deal import Deal
 from parlour.engine.errors import ParlourError
 from parlour.server.models import ActionRow, SeatRow, TableRow, now
 
@@ -40,6 +41,10 @@ class StoredTable:
     finished_at: datetime | None
     seats: list[StoredSeat]
     actions: list[tuple[int, int]]  # (action id, seat) in order
+    # The deal's commitment (parlour.deal); None on tables from before deals were committed.
+    salt: str | None = None
+    commitment: str | None = None
+    fixed_deal: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,11 +118,28 @@ class Store:
     # --- writes ------------------------------------------------------------------------------
 
     def create_table(
-        self, table_id: str, game: str, options: dict[str, Any], seed: int, agents: list[str | None]
+        self,
+        table_id: str,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        agents: list[str | None],
+        deal: Deal | None = None,
     ) -> datetime:
         created = now()
+        deal = deal or Deal(None, None)
+        row = TableRow(
+            id=table_id,
+            game=game,
+            options=options,
+            seed=seed,
+            salt=deal.salt,
+            commitment=deal.commitment,
+            fixed_deal=deal.fixed,
+            created_at=created,
+        )
         with Session(self.engine) as session, session.begin():
-            session.add(TableRow(id=table_id, game=game, options=options, seed=seed, created_at=created))
+            session.add(row)
             session.flush()
             session.add_all(SeatRow(table_id=table_id, seat=seat, agent=agent) for seat, agent in enumerate(agents))
         return created
@@ -173,6 +195,9 @@ class Store:
                 row.finished_at,
                 seats[row.id],
                 actions[row.id],
+                row.salt,
+                row.commitment,
+                bool(row.fixed_deal),
             )
             for row in rows
         ]

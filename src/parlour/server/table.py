@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from parlour.agents import Agent, make_agent
+from parlour.deal import Deal, bot_seed
 from parlour.engine.actions import Action, Event
 from parlour.engine.game import TERMINAL, State
 
@@ -76,18 +77,29 @@ class LiveTable:
     seats: list[Seat]
     created_at: datetime
     finished_at: datetime | None = None
+    deal: Deal = field(default_factory=lambda: Deal(None, None))
     # Held from checking an action to broadcasting it, so a table's moves are strictly ordered.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
 
     @classmethod
-    def seated(cls, table_id: str, state: State, seats: list[Seat], created_at: datetime) -> LiveTable:
+    def seated(
+        cls, table_id: str, state: State, seats: list[Seat], created_at: datetime, deal: Deal | None = None
+    ) -> LiveTable:
+        deal = deal or Deal(None, None)
         for seat in seats:
             if seat.agent_spec is not None:
-                # Each bot gets its own seed, derived from the table's, so a table's bots differ.
-                seat.agent = make_agent(seat.agent_spec, state.seed * 31 + seat.index + 1)
-        return cls(table_id, state, seats, created_at)
+                seat.agent = make_agent(seat.agent_spec, cls._bot_seed(state.seed, deal, seat.index))
+        return cls(table_id, state, seats, created_at, deal=deal)
+
+    @staticmethod
+    def _bot_seed(seed: int, deal: Deal, seat: int) -> int:
+        # Each bot gets its own seed, so a table's bots differ. Where the server drew the deal the
+        # bots' seeds come from the secret salt too: their moves must not lead back to the seed.
+        if deal.salt is not None and not deal.fixed:
+            return bot_seed(seed, deal.salt, seat)
+        return seed * 31 + seat + 1
 
     @property
     def version(self) -> int:
@@ -135,7 +147,12 @@ class LiveTable:
             "result": self.result(),
             # The seed decides every hidden card; it is shown only once nothing is hidden any more.
             "seed": self.state.seed if self.state.is_terminal() else None,
+            "deal": self.deal_json(),
         }
+
+    def deal_json(self) -> dict[str, Any]:
+        """The commitment to the deal, for everybody; its seed and salt once the game is over."""
+        return self.deal.to_json(self.state.seed, revealed=self.state.is_terminal())
 
     def position(self, seat: int | None) -> dict[str, Any]:
         """The position as `seat` (None: a spectator) may see it, with its legal actions."""
@@ -156,11 +173,12 @@ class LiveTable:
             "version": self.version,
             "seat": seat,
             "seats": [s.to_json() for s in self.seats],
+            "deal": self.deal_json(),
             **self.position(seat),
         }
 
     def update_message(self, move: Move, seat: int | None) -> dict[str, Any]:
-        return {
+        message = {
             "type": "update",
             "table": self.id,
             "version": move.version,
@@ -170,6 +188,10 @@ class LiveTable:
             "events": [event.to_json() for event in move.events if event.visible_to(seat)],
             **self.position(seat),
         }
+        if self.state.is_terminal():
+            # The move that ends the game reveals the deal to everybody watching.
+            message["deal"] = self.deal_json()
+        return message
 
     def broadcast_move(self, move: Move) -> None:
         """Send a move to every client, each encoded once per audience."""
