@@ -238,8 +238,17 @@ def serve(
     ),
     bot_delay: Annotated[float, typer.Option(min=0, help="seconds a bot waits before each move")] = 0.5,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
+    max_body_bytes: Annotated[int, typer.Option(min=1, help="biggest HTTP request body")] = 64 * 1024,
+    max_json_depth: Annotated[int, typer.Option(min=1, help="deepest JSON nesting in bodies and messages")] = 8,
+    max_header_bytes: Annotated[int, typer.Option(min=1024, help="biggest request line and headers")] = 16 * 1024,
+    header_timeout: Annotated[float, typer.Option(min=0.1, help="seconds a request's headers may take")] = 10.0,
+    body_timeout: Annotated[float, typer.Option(min=0.1, help="seconds a request's body may take")] = 10.0,
+    keep_alive_timeout: Annotated[int, typer.Option(min=1, help="seconds an idle connection stays open")] = 5,
 ) -> None:
-    """Run the game server: lobby, tables, live play in the browser; games survive restarts."""
+    """Run the game server: lobby, tables, live play in the browser; games survive restarts.
+
+    The limits on requests are described in docs/server.md ("Limits on requests and messages").
+    """
     if log_level.lower() not in LOG_LEVELS:
         raise fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
     _check_listening_address(host, port)
@@ -254,7 +263,17 @@ def serve(
         highlight=False,
         markup=False,
     )
-    run(Settings(db=db, bot_delay=bot_delay), host=host, port=port, log_level=log_level.lower())
+    settings = Settings(
+        db=db,
+        bot_delay=bot_delay,
+        max_body_bytes=max_body_bytes,
+        max_json_depth=max_json_depth,
+        max_header_bytes=max_header_bytes,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        keep_alive_timeout=keep_alive_timeout,
+    )
+    run(settings, host=host, port=port, log_level=log_level.lower())
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -285,6 +304,45 @@ def _changed_options(game: Game) -> str:
         if option.name != "players" and game.options[option.name] != option.default
     ]
     return "".join(f", {text}" for text in changed)
+
+
+@app.command("verify-deal")
+def verify_deal(
+    table: Annotated[
+        str | None, typer.Argument(help="a finished table's address: its invite link, page or /api/tables/ID")
+    ] = None,
+    commitment: Annotated[
+        str | None, typer.Option(help="the commitment you noted while the game was on (64 hex digits)")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(min=0, help="a revealed seed, to check without a server")] = None,
+    salt: Annotated[str | None, typer.Option(help="the revealed salt (64 hex digits), with --seed")] = None,
+) -> None:
+    """Check that a finished table's deal is the one it committed to at creation, and that its game replays from it."""
+    from parlour import deal
+
+    if table is None:
+        if seed is None or salt is None or commitment is None:
+            raise fail("give a finished table's address, or --seed, --salt and --commitment")
+        try:
+            deal.check(seed, salt, commitment)
+        except deal.DealError as error:
+            raise fail(str(error), 1) from None
+        console.print(f"deal verified: sha256(salt:seed) = {commitment.strip().lower()}", highlight=False)
+        return
+    if seed is not None or salt is not None:
+        raise fail("--seed and --salt are read from the table itself; give them only without an address")
+    try:
+        checked = deal.verify_table(table, commitment)
+    except deal.DealError as error:
+        raise fail(str(error), 1) from None
+    chosen = "chosen by the table's creator (fixed deal)" if checked.fixed else "drawn by the server"
+    console.print(
+        f"deal verified: table {checked.table}, seed {checked.seed} ({chosen}), salt {checked.salt}\n"
+        f"sha256(salt:seed) = {checked.commitment}, the commitment published at creation;\n"
+        f"the game's {checked.actions} moves replay from this seed to the published result.",
+        highlight=False,
+        markup=False,
+    )
 
 
 @app.command()

@@ -24,6 +24,7 @@ from parlour.engine import registry
 from parlour.engine.game import Game
 from parlour.engine.registry import game_classes, register
 from parlour.server import Settings, create_app
+from parlour.server.guard import uvicorn_options
 from parlour.server.settings import database_url
 
 from ..engine.nim import Nim
@@ -92,9 +93,7 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{port}"
         self.ws_url = f"ws://127.0.0.1:{port}"
         self.app = create_app(settings)
-        config = uvicorn.Config(
-            self.app, log_config=None, access_log=False, ws_max_size=16 * settings.max_message_bytes, lifespan="on"
-        )
+        config = uvicorn.Config(self.app, log_config=None, access_log=False, lifespan="on", **uvicorn_options(settings))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()
@@ -114,6 +113,10 @@ class LiveServer:
     # --- lobby helpers ---------------------------------------------------------------------------
 
     def create(self, game: str, seats: list[str], **extra: Any) -> dict[str, Any]:
+        """Open a table. A test that gives a seed wants that very deal, so its table is a fixed deal
+        (the server refuses a chosen seed where two people sit otherwise; test_fairness shows it)."""
+        if "seed" in extra:
+            extra.setdefault("fixed_deal", True)
         response = self.http.post("/api/tables", json={"game": game, "seats": seats, **extra})
         assert response.status_code == 201, response.text
         return dict(response.json())

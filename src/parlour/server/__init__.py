@@ -10,10 +10,11 @@ __all__ = ["Settings", "create_app", "run"]
 
 
 def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Serve until interrupted: JSON logs on stderr, websocket frames capped well above the app's limit."""
+    """Serve until interrupted: JSON logs on stderr, the settings' limits on connections and frames."""
     import uvicorn
 
     from parlour.server import logs
+    from parlour.server.guard import uvicorn_options
     from parlour.server.store import check_database
 
     check_database(settings.url)
@@ -24,7 +25,7 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level
         port=port,
         log_config=None,
         access_log=False,
-        ws_max_size=16 * settings.max_message_bytes,
+        **uvicorn_options(settings),
         # Positions are a few kilobytes: compressing them costs more CPU than it saves.
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,

@@ -6,6 +6,7 @@ The whole API is described in docs/server.md and, as OpenAPI, at /openapi.json (
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -14,27 +15,51 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.exceptions import HTTPException
 
 import parlour
 from parlour.agents import agent_kinds
-from parlour.engine.registry import game_classes
+from parlour.engine.errors import InvalidOption
+from parlour.engine.registry import game_class, game_classes
 from parlour.server.client_api import router as client_router
-from parlour.server.errors import ServerError
+from parlour.server.errors import ServerError, describe_problems
 from parlour.server.hub import Hub
+from parlour.server.guard import JSON_TYPES, ActionRef, RequestGuard, exactly
 from parlour.server.logs import log
 from parlour.server.settings import Settings
 from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable
 from parlour.server.ws import Connection
 
-MAX_BODY = 64 * 1024
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
 STATUSES = (OPEN, RUNNING, FINISHED)
 FINISHED_LISTED = 50
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no unknown fields, and every value of the JSON type declared (strict:
+    "2" is not a number and true is not 1, as on the websocket)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+OptionValue = Annotated[
+    int | bool | str, exactly(int, bool, str, what="an option is a whole number, true/false or text")
+]
+
+
+def check_option_types(game: str, options: dict[str, Any]) -> None:
+    """Each option given as the JSON type the game declares; the engine would also read "2" as 2."""
+    try:
+        cls = game_class(game)
+    except InvalidOption:
+        return  # the hub answers unknown_game
+    declared = {option.name: option for option in cls.options_spec}
+    for name, value in options.items():
+        option = declared.get(name)
+        if option is not None and type(value) is not option.type:
+            wanted = JSON_TYPES.get(option.type, option.type.__name__)
+            given = json.dumps(value)[:60]
+            raise ServerError("invalid_option", f"{cls.name} option {name} takes {wanted}, got {given}", 422)
 
 
 class CreateTable(Strict):
@@ -42,8 +67,17 @@ class CreateTable(Strict):
     seats: list[Annotated[str, Field(max_length=200)]] = Field(
         min_length=1, max_length=12, description="one entry per seat: 'human' or an agent spec such as 'random'"
     )
-    options: dict[str, int | bool | str] = Field(default_factory=dict, description="the game's options")
-    seed: int | None = Field(default=None, ge=0, lt=2**62, description="seed of the game; random if not given")
+    options: dict[str, OptionValue] = Field(default_factory=dict, description="the game's options")
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        lt=2**62,
+        description="seed of the game, drawn by the server if not given; a table with more than one "
+        "person's seat takes a chosen seed only with fixed_deal",
+    )
+    fixed_deal: bool = Field(
+        default=False, description="the creator chose the deal (seed): every seat and spectator is told so"
+    )
 
 
 class JoinTable(Strict):
@@ -52,7 +86,7 @@ class JoinTable(Strict):
 
 
 class PlayAction(Strict):
-    action: int | str = Field(description="an action id from the legal list, or its label")
+    action: ActionRef = Field(description="an action id from the legal list, or its label")
     version: int | None = Field(default=None, description="the version the client saw; refused if the table moved on")
     seat: int | None = Field(default=None, description="the seat the client plays; must match the token's seat")
 
@@ -64,22 +98,6 @@ def _bearer(authorization: str | None) -> str:
     if scheme.lower() != "bearer" or not token.strip():
         raise ServerError("no_token", "send your seat token as 'Authorization: Bearer <token>'", 401)
     return token.strip()
-
-
-class BodyLimit:
-    """Refuse request bodies announced larger than MAX_BODY before reading them."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            length = dict(scope["headers"]).get(b"content-length", b"0")
-            if not length.isdigit() or int(length) > MAX_BODY:
-                error = ServerError("too_large", f"request bodies are limited to {MAX_BODY} bytes", 413)
-                await JSONResponse({"error": error.to_json()}, status_code=413)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -101,7 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Lobby, tables and live play of parlour's games",
         lifespan=lifespan,
     )
-    app.add_middleware(BodyLimit)
+    app.add_middleware(RequestGuard, settings=settings)
 
     @app.exception_handler(ServerError)
     async def server_error(_request: Request, error: ServerError) -> JSONResponse:
@@ -109,10 +127,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}" for problem in error.errors()
-        )
+        problems = describe_problems(error.errors())
         return JSONResponse({"error": {"code": "bad_request", "message": problems}}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+        # Starlette's own refusals (no such address, wrong method) in the same shape as the rest.
+        code = {404: "not_found", 405: "bad_method"}.get(error.status_code, "bad_request")
+        body = {"error": {"code": code, "message": str(error.detail)}}
+        return JSONResponse(body, status_code=error.status_code, headers=error.headers)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -187,7 +210,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201, tags=["lobby"])
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         """Open a table: a game, its options and who sits at each seat (people or bots)."""
-        table = await hub_of(request).create_table(body.game, body.options, body.seats, body.seed)
+        check_option_types(body.game, body.options)
+        table = await hub_of(request).create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal)
         return table.summary(invite(request, table))
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])

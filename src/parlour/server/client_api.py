@@ -24,6 +24,7 @@ from parlour.engine.records import replay
 from parlour.engine.registry import game_class
 from parlour.server.errors import ServerError
 from parlour.server.hub import Hub
+from parlour.server.guard import ActionRef
 from parlour.server.table import LiveTable
 
 RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
@@ -108,8 +109,8 @@ async def hint_for_seat(
 
 
 class WhyAction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    action: int | str = Field(description="an action id or label the player thinks of playing")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    action: ActionRef = Field(description="an action id or label the player thinks of playing")
 
 
 @router.post("/api/tables/{table_id}/why", tags=["client"])

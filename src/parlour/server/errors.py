@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -20,3 +22,25 @@ class ServerError(Exception):
 
 def not_found(table_id: str) -> ServerError:
     return ServerError("no_table", f"there is no table {table_id!r}", 404)
+
+
+def _shown(value: Any) -> str:
+    """A value as the client wrote it, in JSON, cut short."""
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def describe_problems(problems: Sequence[Mapping[str, Any]]) -> str:
+    """pydantic's validation errors as one sentence per field: `field: what is wrong, got value`."""
+    sentences = []
+    for problem in problems:
+        parts = [part for part in problem["loc"] if part != "body"]
+        place = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in parts).lstrip(".")
+        if problem["type"] == "value_error":
+            what = str(problem["ctx"]["error"])
+        else:
+            what = problem["msg"][:1].lower() + problem["msg"][1:]
+            if problem["type"].endswith("_type") and "input" in problem:
+                what += f", got {_shown(problem['input'])}"
+        sentences.append(f"{place or 'the body'}: {what}")
+    return "; ".join(sentences)

@@ -40,6 +40,47 @@ class Settings:
     hello_timeout: float = 10.0
     # Messages queued for one slow client before it is disconnected (it resyncs on reconnect).
     send_queue: int = 256
+    # --- Limits on requests and messages (docs/server.md has the section of that name) ---
+    # Biggest HTTP request body, counted as it arrives (chunked bodies included).
+    max_body_bytes: int = 64 * 1024
+    # Deepest nesting of JSON arrays and objects, in request bodies and websocket messages.
+    max_json_depth: int = 8
+    # Biggest request line and headers (h11's `max_incomplete_event_size`).
+    max_header_bytes: int = 16 * 1024
+    # Seconds a request's headers may take to arrive, from its first byte (or the connection's opening).
+    header_timeout: float = 10.0
+    # Seconds a request's body may take to arrive once its headers are in.
+    body_timeout: float = 10.0
+    # Seconds an idle keep-alive connection is kept open between requests (uvicorn's `timeout_keep_alive`).
+    keep_alive_timeout: int = 5
+    # --- Limits on tables, bots and memory (docs/server.md has the section of that name) ---
+    # The most a bot may spend on one move: seconds of thought (a search still going then decides
+    # with what it has) and iterations (MCTS simulations, greedy's samples). A seat whose bot asks
+    # for more is refused when the table is opened.
+    bot_seconds: float = 5.0
+    bot_iterations: int = 20_000
+    # Seconds a bot thinks on a thread before the next table waiting for a bot gets it.
+    bot_slice: float = 0.05
+    # Hints have threads of their own, a budget each, and a rate per seat and per client address
+    # (`rate` a second on average, bursts of `burst`); at most `hint_queue` wait for a thread.
+    hint_threads: int = 1
+    hint_seconds: float = 2.0
+    hint_iterations: int = 1000
+    hint_rate: float = 0.2
+    hint_burst: int = 3
+    hint_client_rate: float = 1.0
+    hint_client_burst: int = 10
+    hint_queue: int = 8
+    # Unfinished tables one client address may have opened, and how fast it may open tables
+    # (a second on average, bursts); 0 is no limit.
+    tables_per_client: int = 50
+    table_rate: float = 1.0
+    table_burst: int = 30
+    # Games (a game's rules with one set of options) kept for new tables and rebuilds.
+    game_cache: int = 16
+    # Seconds after which a table with no connected client and no bot to move leaves memory;
+    # it is rebuilt from the database when next asked for.
+    idle_seconds: float = 300.0
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)

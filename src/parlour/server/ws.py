@@ -1,14 +1,13 @@
 """The websocket of a table: one connection per client, seat or spectator.
 
-Every message from a client is checked in this order: rate, size, frame type, JSON, shape
-(type and fields), then what it asks for. Whatever fails gets an `error` message sent to that
-client alone and changes nothing.
+Every message from a client is checked in this order: rate, size, frame type, JSON (its nesting
+depth and the characters of its strings), shape (type and fields), then what it asks for.
+Whatever fails gets an `error` message sent to that client alone and changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
@@ -17,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.server.clients import Client, RateLimit
 from parlour.server.errors import ServerError
 from parlour.server.hub import Hub
+from parlour.server.guard import read_json
 from parlour.server.logs import log
 from parlour.server.table import LiveTable
 
@@ -33,12 +33,13 @@ FLOOD_CLOSE = 200
 FLOOD_WINDOW = 10.0
 
 
-def parse(text: str) -> dict[str, Any]:
-    """A client message as a dict of known fields, or a ServerError saying what is wrong with it."""
-    try:
-        message = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ServerError("bad_json", f"not valid JSON: {error.msg} at character {error.pos}") from None
+def parse(text: str, max_depth: int) -> dict[str, Any]:
+    """A client message as a dict of known fields, or a ServerError saying what is wrong with it.
+
+    `read_json` bounds its nesting and refuses control and bidirectional-control characters in
+    its strings, as for HTTP bodies.
+    """
+    message = read_json(text, max_depth)
     if not isinstance(message, dict):
         raise ServerError("bad_message", "a message is a JSON object with a 'type' field")
     kind = message.get("type")
@@ -49,7 +50,7 @@ def parse(text: str) -> dict[str, Any]:
         fields = ", ".join(sorted(FIELDS[kind]))
         raise ServerError("unknown_field", f"{kind} messages have no field {unknown[0]!r} (fields: {fields})")
     ref = message.get("id")
-    if ref is not None and not (isinstance(ref, int | str) and len(str(ref)) <= 64):
+    if ref is not None and not (type(ref) in (int, str) and len(str(ref)) <= 64):
         raise ServerError("bad_message", "id must be a string or number of at most 64 characters")
     return message
 
@@ -126,7 +127,7 @@ class Connection:
             self.client.error("too_large", f"message of {size} bytes; the limit is {limit}")
             return None
         try:
-            return parse(text)
+            return parse(text, self.hub.settings.max_json_depth)
         except ServerError as error:
             self.client.error(error.code, error.message)
             return None
