@@ -37,8 +37,9 @@ class Board:
         self.palette_flags: list[int] = []  # flag cards tucked under the Palette, oldest first
         self.atelier: list[int] = []  # sketches, at most 3
         self.hand: list[int] = []  # set-up: dealt (or drafted) cards not yet kept
-        self.picks: list[int] = []  # drafting variant: cards drafted so far
-        self.passed: list[int] = []  # drafting variant: cards she passed on (she remembers them)
+        self.picks: list[int] = []  # drafting variant: her picks, one per round (kept until the reveal)
+        # drafting variant: the cards she passed on, one list per pass; she remembers them until the reveal
+        self.passed: list[list[int]] = []
         self.returned: list[int] = []  # drafting variant: her leftovers, back in the Flag Supply until the reveal
         self.placed = 0  # completed flags in the Gallery
         self.as_any = 0  # colours owned as "X as any" tiles (bit mask)
@@ -56,7 +57,7 @@ class Board:
         twin.atelier = self.atelier[:]
         twin.hand = self.hand[:]
         twin.picks = self.picks[:]
-        twin.passed = self.passed[:]
+        twin.passed = [cards[:] for cards in self.passed]
         twin.returned = self.returned[:]
         twin.placed = self.placed
         twin.as_any = self.as_any

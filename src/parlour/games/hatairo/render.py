@@ -56,10 +56,30 @@ def _board_view(state: HatairoState, owner: int, seat: int | None) -> dict[str, 
         entry["hand"] = _names(board.hand)
         if state.game.drafting:
             entry["drafted"] = _names(board.picks)
-            entry["passed"] = _names(board.passed)
+            entry["passed"] = [_passed_view(state, cards) for cards in board.passed]
             if board.returned:
                 entry["returned"] = _names(board.returned)
     return entry
+
+
+def _passed_view(state: HatairoState, cards: list[int]) -> dict[str, Any]:
+    """A hand she passed on, and where its cards are now: what she knows from the draft (R50).
+
+    Each seat the hand reached since drafted one of them, its holder has the rest, and after the
+    draft the rest went back to the Flag Supply. The counts come from where the cards really are,
+    so a re-dealt copy that loses track of them shows a different view.
+    """
+    from parlour.games.hatairo.rules import DRAFTING
+
+    passed = set(cards)
+    places: dict[str, int] = {}
+    for owner, board in enumerate(state.boards):
+        colour = PLAYER_COLOURS[owner]
+        if state.phase == DRAFTING:  # after the draft a hand count would tell what she has kept
+            places[f"{colour}'s hand"] = len(passed.intersection(board.hand))
+        places[f"drafted by {colour}"] = len(passed.intersection(board.picks))
+    places["Flag Supply"] = len(passed.intersection(state.flag_supply))
+    return {"cards": _names(cards), "now": {place: n for place, n in places.items() if n}}
 
 
 def state_view(state: HatairoState, seat: int | None) -> dict[str, Any]:
@@ -162,13 +182,16 @@ def _gallery_lines(state: HatairoState, owner: int, seat: int | None) -> list[st
 def _board_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]:
     board = state.boards[owner]
     you = " (you)" if owner == seat else ""
-    score = state.scores()[owner]
-    parts = ", ".join(f"{k} {int(v)}" for k, v in score.breakdown.items())
-    lines = [f"{PLAYER_COLOURS[owner]}{you}: {board.placed} flags, {int(score.total)} VP now ({parts})"]
-    lines += _gallery_lines(state, owner, seat)
+    lines = [f"{PLAYER_COLOURS[owner]}{you}: {board.placed} flags"]
     if not _sees_board(state, owner, seat):
+        # R5: her running score counts the pigments she kept, so it stays hidden with her choices.
+        lines += _gallery_lines(state, owner, seat)
         lines.append("  palette, atelier and topography: hidden until every player has chosen")
         return lines
+    score = state.scores()[owner]
+    parts = ", ".join(f"{k} {int(v)}" for k, v in score.breakdown.items())
+    lines[0] += f", {int(score.total)} VP now ({parts})"
+    lines += _gallery_lines(state, owner, seat)
     pigments = ", ".join(f"{COLOURS[c]} {n}" for c, n in enumerate(board.palette) if n) or "empty"
     lines.append(f"  palette ({board.pigments()}/10): {pigments}")
     if board.palette_flags:
@@ -180,7 +203,9 @@ def _board_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]
             lines.append("  your cards to choose from:")
             lines += [f"    {flag_line(f)}" for f in board.hand]
         if board.picks:
-            lines.append("  drafted so far: " + ", ".join(_names(board.picks)))
+            lines.append("  drafted: " + ", ".join(_names(board.picks)))
+        for number, cards in enumerate(board.passed, start=1):
+            lines.append(f"  passed on after pick {number}: " + ", ".join(_names(cards)))
         if board.returned:
             lines.append("  left after the draft, back in the Flag Supply: " + ", ".join(_names(board.returned)))
     return lines

@@ -419,9 +419,7 @@ class HatairoState(State):
         return [base + design * per_design + space for design in designs for space in spaces]
 
     def _free_topographies(self, board: Board) -> list[int]:
-        colour = PLAYER_COLOURS[self.to_move]
-        own = [tile.id for tile in TILES if tile.player_colour == colour and tile.id not in board.tiles]
-        return sorted({TOPOGRAPHIES.index(TILES[tile].topography) for tile in own})
+        return sorted({TOPOGRAPHIES.index(TILES[tile].topography) for tile in self._own_tiles_left(board)})
 
     # --- applying actions -----------------------------------------------------------------
 
@@ -504,13 +502,20 @@ class HatairoState(State):
             self._auto_topography(board, events)
 
     def _auto_topography(self, board: Board, events: list[Event]) -> None:
-        """Place forced tiles (only one topography left for the next column); finish when full."""
-        while -1 in board.tiles:
-            free = self._free_topographies(board)
-            if len(free) > 1:
-                return
-            self._put_tile(board, free[0], board.tiles.index(-1))
-        self._next_setup_seat(events)
+        """Lay the last tile at once when only one is left (P5); finish when every column has one.
+
+        Only a single remaining tile is laid by itself, never one that is merely the only kind left:
+        then every player makes the same number of set-up decisions whatever she chose, and how long
+        she takes tells the others nothing about her hidden arrangement (R5).
+        """
+        if board.tiles.count(-1) == 1 and len(self._own_tiles_left(board)) == 1:
+            self._put_tile(board, self._free_topographies(board)[0], board.tiles.index(-1))
+        if -1 not in board.tiles:
+            self._next_setup_seat(events)
+
+    def _own_tiles_left(self, board: Board) -> list[int]:
+        colour = PLAYER_COLOURS[self.to_move]
+        return [tile.id for tile in TILES if tile.player_colour == colour and tile.id not in board.tiles]
 
     def _put_tile(self, board: Board, topo: int, column: int) -> None:
         colour = PLAYER_COLOURS[self.to_move]
@@ -548,22 +553,23 @@ class HatairoState(State):
             # R50: every hand passes to the left (the next seat).
             hands = [b.hand for b in self.boards]
             for index, b in enumerate(self.boards):
-                b.passed += b.hand
+                b.passed.append(b.hand[:])  # a copy: the hand itself travels on and shrinks
                 b.hand = hands[(index - 1) % n]
             events.append(self._event("pass_hands", "every player passes her hand to the left"))
             return
         for b in self.boards:
             self.flag_supply.extend(b.hand)
             b.returned = b.hand
-            b.hand = b.picks
-            b.picks = []
-            b.passed = []
+            # Her picks stay listed until the reveal: with what she passed they say where cards went.
+            b.hand = b.picks[:]
         self.phase = SETUP_KEEP
 
     def _reveal_setup(self, events: list[Event]) -> None:
         for board in self.boards:
             self.flag_supply.extend(board.hand)
             board.hand = []
+            board.picks = []
+            board.passed = []
             board.returned = []
         self.rng.shuffle(self.flag_supply)
         self.revealed = True
@@ -977,52 +983,18 @@ class HatairoState(State):
         the set-up reveal, the other players' hands, kept cards, whether each went to palette or atelier,
         and their topography tiles (R5); and re-draw the future.
 
-        During a draft the seat remembers the cards she passed on: those not back in her hand are
-        somewhere in the other players' hands or picks, never in the Flag Supply, and stay there.
-        After the draft her own leftovers stay in the Flag Supply.
+        During and after a draft the re-deal keeps what she learnt from the hands that passed through
+        her (`hidden.redeal_setup`). Hidden cards are put in a fixed order before any shuffle, so the
+        copy depends only on what she sees and on `rng`.
         """
+        from parlour.games.hatairo.hidden import redeal_setup
+
         twin = self.clone()
-        hidden_seats = [] if twin.revealed else [s for s in range(len(twin.boards)) if s != seat]
-        hidden_boards = [twin.boards[s] for s in hidden_seats]
-        own = twin.boards[seat]
-        remembered = set(own.passed) - set(own.hand) - set(own.picks)
-        returned = set(own.returned)  # her draft leftovers: she knows they are in the Flag Supply
-        held: list[int] = []  # the other players' hidden cards
-        for board in hidden_boards:
-            held += board.hand + board.picks + board.atelier + board.palette_flags
-        # Sorted before shuffling: the copy must depend only on what `seat` sees and on `rng`, not
-        # on the order the hidden cards happen to lie in.
-        known = sorted(f for f in held if f in remembered)
-        unknown = sorted([f for f in held if f not in remembered] + [f for f in twin.flag_supply if f not in returned])
-        rng.shuffle(unknown)
-        # The remembered cards plus the first unknown ones make up the other players' hidden cards.
-        split = len(held) - len(known)
-        dealt = known + unknown[:split]
-        rng.shuffle(dealt)
-        twin.flag_supply = unknown[split:] + sorted(own.returned)
-        if returned:
+        if twin.revealed:
+            twin.flag_supply.sort()
             rng.shuffle(twin.flag_supply)
-        for owner in hidden_seats:
-            board = twin.boards[owner]
-            for part in (board.hand, board.picks):
-                for index in range(len(part)):
-                    part[index] = dealt.pop()
-            # R5: where she kept her cards and how she laid her tiles are hidden too; only how many
-            # cards she has kept and tiles she has laid so far follow from the turn order.
-            kept = len(board.atelier) + len(board.palette_flags)
-            board.atelier = []
-            board.palette_flags = []
-            board.palette = [0] * NCOL
-            board.pigment_cards = [0] * NCOL
-            for _ in range(kept):
-                if rng.randrange(2):
-                    board.atelier.append(dealt.pop())
-                else:
-                    board.add_palette_flag(dealt.pop())
-            laid = sum(1 for tile in board.tiles if tile >= 0)
-            tiles = [tile.id for tile in TILES if tile.player_colour == PLAYER_COLOURS[owner]]
-            rng.shuffle(tiles)
-            board.tiles = tiles[:laid] + [-1] * (len(board.tiles) - laid)
+        else:
+            redeal_setup(twin, seat, rng)
         for pile in twin.piles:
             pile.sort()
             rng.shuffle(pile)
