@@ -8,6 +8,8 @@ person what the strongest bot would play.
 from parlour.agents.base import (
     Agent,
     AgentSpecError,
+    Budget,
+    Thought,
     agent_kinds,
     make_agent,
     parse_spec,
@@ -19,6 +21,8 @@ from parlour.agents.hint import explain, hint
 __all__ = [
     "Agent",
     "AgentSpecError",
+    "Budget",
+    "Thought",
     "agent_kinds",
     "explain",
     "hint",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from parlour.engine.actions import Action
@@ -16,6 +17,35 @@ class AgentSpecError(InvalidOption):
     """An agent spec string that names no agent or gives it a bad parameter."""
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What working out one move may cost: seconds of thought and iterations (a search's
+    simulations, greedy's samples). None: no limit of that kind."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    def beyond(self, cap: Budget) -> str | None:
+        """Why this budget asks for more than `cap` allows, or None if it stays within it."""
+        if cap.seconds is not None and self.seconds is not None and self.seconds > cap.seconds:
+            return f"may think {self.seconds:g} s a move; this server allows at most {cap.seconds:g} s"
+        if cap.iterations is not None and self.iterations is not None and self.iterations > cap.iterations:
+            return f"asks for {self.iterations:,} iterations a move; this server allows at most {cap.iterations:,}"
+        return None
+
+
+class Thought(abc.ABC):
+    """A move being worked out a slice at a time, so that a long search can make way for others."""
+
+    @abc.abstractmethod
+    def advance(self, seconds: float) -> Action | None:
+        """Think for about `seconds` more (at least one step); the action once decided, else None."""
+
+    @abc.abstractmethod
+    def conclude(self) -> Action:
+        """Decide now, with what has been worked out so far (the time allowed is over)."""
+
+
 class Agent(abc.ABC):
     """Picks an action for `state.current_player()`. Must never read what that seat cannot see."""
 
@@ -23,6 +53,26 @@ class Agent(abc.ABC):
 
     @abc.abstractmethod
     def act(self, state: State) -> Action: ...
+
+    def budget(self) -> Budget:
+        """What this agent asks to spend on a move; agents of small, fixed work ask for no budget."""
+        return Budget()
+
+    def think(self, state: State) -> Thought:
+        """Start working out a move in slices; an agent that cannot be interrupted decides in one go."""
+        return _InOneGo(self, state)
+
+
+class _InOneGo(Thought):
+    def __init__(self, agent: Agent, state: State) -> None:
+        self.agent = agent
+        self.state = state
+
+    def advance(self, seconds: float) -> Action:
+        return self.agent.act(self.state)
+
+    def conclude(self) -> Action:
+        return self.agent.act(self.state)
 
 
 AgentFactory = Callable[[dict[str, str], int], Agent]

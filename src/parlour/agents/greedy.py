@@ -12,7 +12,9 @@ generator.
 
 from __future__ import annotations
 
-from parlour.agents.base import Agent, check_params, number_param, register_agent, seed_param
+import time
+
+from parlour.agents.base import Agent, Budget, Thought, check_params, number_param, register_agent, seed_param
 from parlour.engine.actions import Action
 from parlour.engine.game import State
 from parlour.engine.rng import Rng
@@ -31,25 +33,67 @@ class GreedyAgent(Agent):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        values = self.evaluate(state, legal)
-        best = max(values)
-        return self.rng.choice([action for action, value in zip(legal, values, strict=True) if value >= best - TIE])
+        sampling = Sampling(self, state, legal)
+        sampling.sample(self.samples)
+        return sampling.choose()
+
+    def budget(self) -> Budget:
+        return Budget(iterations=self.samples)
+
+    def think(self, state: State) -> Thought:
+        legal = state.legal_actions()
+        return super().think(state) if len(legal) == 1 else Sampling(self, state, legal)
 
     def evaluate(self, state: State, legal: list[Action]) -> list[float]:
         """The mean heuristic value, for the seat to move, of each legal action."""
-        seat = state.current_player()
-        totals = [0.0] * len(legal)
-        for _ in range(self.samples):
-            world = state.determinize(seat, self.rng.spawn())
-            for index, action in enumerate(legal):
-                after = world.clone()
-                after.apply_legal(action)
-                totals[index] += self._follow_through(after, seat)
-        return [total / self.samples for total in totals]
+        sampling = Sampling(self, state, legal)
+        sampling.sample(self.samples)
+        return sampling.values()
 
     def _follow_through(self, state: State, seat: int) -> float:
         """The value after `seat` finishes its own pending sub-decisions greedily (at most `follow`)."""
         return outcome(follow_through(state, seat, self.follow)[0], seat)
+
+
+class Sampling(Thought):
+    """Greedy's judgement of every legal action, summed over determinizations one at a time, so
+    that it can be worked out in slices (and cut short, deciding on the samples taken)."""
+
+    def __init__(self, agent: GreedyAgent, state: State, legal: list[Action]) -> None:
+        self.agent, self.state, self.legal = agent, state, legal
+        self.seat = state.current_player()
+        self.totals = [0.0] * len(legal)
+        self.done = 0
+
+    def sample(self, count: int) -> None:
+        for _ in range(count):
+            world = self.state.determinize(self.seat, self.agent.rng.spawn())
+            for index, action in enumerate(self.legal):
+                after = world.clone()
+                after.apply_legal(action)
+                self.totals[index] += self.agent._follow_through(after, self.seat)
+            self.done += 1
+
+    def values(self) -> list[float]:
+        return [total / self.done for total in self.totals]
+
+    def choose(self) -> Action:
+        values = self.values()
+        best = max(values)
+        tied = [action for action, value in zip(self.legal, values, strict=True) if value >= best - TIE]
+        return self.agent.rng.choice(tied)
+
+    def advance(self, seconds: float) -> Action | None:
+        stop = time.perf_counter() + seconds
+        self.sample(1)
+        while self.done < self.agent.samples and time.perf_counter() < stop:
+            self.sample(1)
+        return self.choose() if self.done >= self.agent.samples else None
+
+    def conclude(self) -> Action:
+        if self.done == 0:
+            self.sample(1)
+        return self.choose()
 
 
 def follow_through(state: State, seat: int, follow: int) -> tuple[State, int]:

@@ -15,16 +15,21 @@ RIVALS_SHOWN = 2
 """How many runner-up moves the explanation mentions."""
 
 
-def hint(state: State, seconds: float = 1.0, seed: int = 0, iterations: int | None = None) -> tuple[Action, str]:
+def hint(
+    state: State, seconds: float = 1.0, seed: int = 0, iterations: int | None = None, max_seconds: float | None = None
+) -> tuple[Action, str]:
     """The move MCTS prefers for the seat to move after `seconds` of search, and a short explanation.
 
-    With `iterations` the search stops after that many simulations instead (a reproducible hint).
+    With `iterations` the search stops after that many simulations instead (a reproducible hint),
+    or after `max_seconds` if that comes first (a server caps what one hint may cost).
     """
     if state.is_terminal():
         raise IllegalAction("the game is over; there is nothing left to hint")
-    if seconds <= 0 or (iterations is not None and iterations < 1):
+    if seconds <= 0 or (iterations is not None and iterations < 1) or (max_seconds is not None and max_seconds <= 0):
         raise ValueError(f"a hint needs a positive budget, got {seconds} s and {iterations} iterations")
     budget = None if iterations is not None else seconds
+    if max_seconds is not None:
+        budget = max_seconds if budget is None else min(budget, max_seconds)
     agent = MctsAgent(seed=seed, iterations=iterations, seconds=budget, reuse=False)
     search = agent.search(state)
     return search.best.action, explain(search)

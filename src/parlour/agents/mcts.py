@@ -48,6 +48,8 @@ from typing import Any
 from parlour.agents.base import (
     Agent,
     AgentSpecError,
+    Budget,
+    Thought,
     check_params,
     choice_param,
     number_param,
@@ -164,29 +166,19 @@ class MctsAgent(Agent):
             return legal[0]
         return self.search(state).best.action
 
+    def budget(self) -> Budget:
+        return Budget(self.seconds, self.iterations)
+
+    def think(self, state: State) -> Thought:
+        if len(state.legal_actions()) == 1:
+            return super().think(state)  # as `act`: no search, and the kept tree stays
+        return Searching(self, state)
+
     def search(self, state: State) -> Search:
         """Grow the tree for the seat to move within the budget and rank its legal actions."""
-        seat = state.current_player()
-        players = state.game.num_players
-        self._settle(state.game.search_defaults)
-        self._by_availability = not state.game.perfect_information
-        root, reused = self._kept_root(state, seat)
-        if root is None:
-            root = Node(players)
-            if self.prior:
-                self._seed_root(root, state, seat, players)
-        start = time.perf_counter()
-        deadline = start + self.seconds if self.seconds is not None else math.inf
-        limit = self.iterations if self.iterations is not None else math.inf
-        done = 0
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, self._world(state, seat), players)
-            done += 1
-        elapsed = time.perf_counter() - start
-        self._remember(root, state, seat)
-        result = Search(seat, done, elapsed, reused, self._rank(root, state.legal_actions(), seat))
-        self.last_search = result
-        return result
+        searching = Searching(self, state)
+        searching.grow(math.inf)
+        return searching.finish()
 
     def _settle(self, game_defaults: dict[str, Any]) -> None:
         """The spec's settings first, then the game's, then the general defaults."""
@@ -358,6 +350,66 @@ class MctsAgent(Agent):
             if replayed.view(seat) != target:
                 return None, 0
         return node, node.visits
+
+
+class Searching(Thought):
+    """One search in progress, grown a slice at a time; it decides once its budget is spent.
+
+    Growing it in one slice or in many gives the same tree: the iterations are the same, drawn from
+    the agent's generator in the same order; only the time budget is shared out between slices.
+    """
+
+    def __init__(self, agent: MctsAgent, state: State) -> None:
+        self.agent, self.state = agent, state
+        self.seat = state.current_player()
+        self.players = state.game.num_players
+        self.legal = state.legal_actions()
+        agent._settle(state.game.search_defaults)
+        agent._by_availability = not state.game.perfect_information
+        root, self.reused = agent._kept_root(state, self.seat)
+        if root is None:
+            root = Node(self.players)
+            if agent.prior:
+                agent._seed_root(root, state, self.seat, self.players)
+        self.root = root
+        self.limit = agent.iterations if agent.iterations is not None else math.inf
+        self.allowed = agent.seconds if agent.seconds is not None else math.inf
+        self.done = 0
+        self.elapsed = 0.0
+        self.result: Search | None = None
+
+    @property
+    def spent(self) -> bool:
+        return self.done >= self.limit or (self.done > 0 and self.elapsed >= self.allowed)
+
+    def grow(self, seconds: float) -> None:
+        """Iterate for about `seconds` (at least once), or until the budget is spent."""
+        start = time.perf_counter()
+        stop = start + min(seconds, self.allowed - self.elapsed)
+        first = True
+        while self.done < self.limit and (first or time.perf_counter() < stop):
+            self.agent._iterate(self.root, self.agent._world(self.state, self.seat), self.players)
+            self.done += 1
+            first = False
+        self.elapsed += time.perf_counter() - start
+
+    def finish(self) -> Search:
+        """Rank the root's actions with the iterations so far, and keep the tree for the next move."""
+        if self.result is None:
+            if self.done == 0:
+                self.grow(0.0)
+            agent = self.agent
+            agent._remember(self.root, self.state, self.seat)
+            ranked = agent._rank(self.root, self.legal, self.seat)
+            self.result = agent.last_search = Search(self.seat, self.done, self.elapsed, self.reused, ranked)
+        return self.result
+
+    def advance(self, seconds: float) -> Action | None:
+        self.grow(seconds)
+        return self.finish().best.action if self.spent else None
+
+    def conclude(self) -> Action:
+        return self.finish().best.action
 
 
 @register_agent(
