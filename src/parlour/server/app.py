@@ -23,9 +23,10 @@ from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class, game_classes
 from parlour.server.client_api import router as client_router
 from parlour.server.errors import ServerError, describe_problems
-from parlour.server.hub import Hub
 from parlour.server.guard import JSON_TYPES, ActionRef, RequestGuard, exactly
+from parlour.server.hub import Hub
 from parlour.server.logs import log
+from parlour.server.quotas import client_address
 from parlour.server.settings import Settings
 from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable
 from parlour.server.ws import Connection
@@ -196,22 +197,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Tables in the lobby, newest first."""
         if status is not None and status not in STATUSES:
             raise ServerError("bad_request", f"status must be one of {', '.join(STATUSES)}, got {status!r}", 422)
-        hub = hub_of(request)
         wanted = {status} if status else {OPEN, RUNNING}
-        live = [table for table in hub.tables.values() if table.status in wanted]
-        if FINISHED in wanted:
-            known = {table.id for table in live}
-            for record in await hub.finished_tables(FINISHED_LISTED):
-                if record.id not in known:
-                    live.append(await hub.table(record.id))
-        live.sort(key=lambda table: table.created_at, reverse=True)
-        return [table.summary(invite(request, table)) for table in live]
+        listed = await hub_of(request).lobby(wanted, FINISHED_LISTED)
+        base = (settings.public_url or str(request.base_url)).rstrip("/")
+        return [{**summary, "invite_url": f"{base}/invite/{summary['id']}"} for summary in listed]
 
     @app.post("/api/tables", status_code=201, tags=["lobby"])
     async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         """Open a table: a game, its options and who sits at each seat (people or bots)."""
         check_option_types(body.game, body.options)
-        table = await hub_of(request).create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal)
+        hub, client = hub_of(request), client_address(request)
+        table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
         return table.summary(invite(request, table))
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])

@@ -23,12 +23,12 @@ from parlour.engine.game import State
 from parlour.engine.records import replay
 from parlour.engine.registry import game_class
 from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
 from parlour.server.guard import ActionRef
+from parlour.server.hub import Hub
+from parlour.server.quotas import client_address
 from parlour.server.table import LiveTable
 
 RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
-HINT_ITERATIONS = 1000
 DATA_SUFFIXES = (".csv", ".toml")
 
 router = APIRouter()
@@ -91,9 +91,9 @@ async def component_data(game: str, filename: str) -> Any:
 async def hint_for_seat(
     request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
 ) -> dict[str, Any]:
-    """The move the MCTS bot prefers for the token's seat, searched on what that seat can see."""
-    from parlour.agents.hint import hint
+    """The move the MCTS bot prefers for the token's seat, searched on what that seat can see.
 
+    Limited per seat and per client address, and in what one hint may cost (docs/server.md)."""
     hub = _hub(request)
     table = await hub.table(table_id)
     seat = _seat_of(table, authorization)
@@ -101,10 +101,7 @@ async def hint_for_seat(
         raise ServerError("no_token", "send your seat token as 'Authorization: Bearer <token>'", 401)
     if table.state.is_terminal() or table.state.current_player() != seat:
         raise ServerError("not_your_turn", "a hint is given to the seat to move", 409)
-    position, version = table.state.clone(), table.version
-    action, text = await anyio.to_thread.run_sync(
-        lambda: hint(position, seed=version, iterations=HINT_ITERATIONS), limiter=hub.bot_limiter
-    )
+    version, action, text = await hub.hint(table, seat, client_address(request))
     return {"version": version, "action": action.to_json(), "text": text}
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
+import time
+import weakref
+from collections import Counter, OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,20 +21,27 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from sqlalchemy.exc import SQLAlchemyError
 
-from parlour.agents import AgentSpecError, make_agent
-from parlour.engine.errors import IllegalAction, InvalidOption
-from parlour.engine.game import Game
-from parlour.engine.records import replay
+from parlour import deal
+from parlour.agents import Agent, AgentSpecError, Budget, make_agent
+from parlour.agents import hint as search_hint
+from parlour.deal import Deal
+from parlour.engine.actions import Action
+from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
+from parlour.engine.game import Game, State
 from parlour.engine.registry import game_class
 from parlour.server.errors import ServerError, not_found
 from parlour.server.logs import log
+from parlour.server.quotas import Buckets, GameCache, TurnQueue
 from parlour.server.settings import Settings
 from parlour.server.store import NewAction, Store, StoredTable
 from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable, Move, Seat, hash_token
 from parlour.server.writer import ActionWriter
 
 HUMAN = "human"
-MAX_SEED = 2**62
+# Summaries of finished tables kept for the lobby, which lists the 50 most recently finished.
+FINISHED_KEPT = 100
+# How often tables are checked for idleness, at most and at least (a quarter of idle_seconds).
+SWEEP_LONGEST, SWEEP_SHORTEST = 30.0, 0.05
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -42,14 +51,51 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
+def _check_chosen_seed(seed: int | None, fixed_deal: bool, people: int) -> None:
+    """Refuse a seed chosen by the table's creator where it would mislead somebody.
+
+    Whoever knows the seed knows every hidden card, so a chosen seed is allowed only where no other
+    person sits (the other seats are bots) or where the table is a fixed deal that says so to
+    everybody before they join."""
+    if fixed_deal and seed is None:
+        raise ServerError("bad_seed", "a fixed deal is the seed you choose: give 'seed' with 'fixed_deal'", 422)
+    if seed is not None and people > 1 and not fixed_deal:
+        raise ServerError(
+            "chosen_seed",
+            f"this table has {people} people's seats: whoever chooses the seed knows every hidden card. "
+            "Leave 'seed' out (the server draws it and commits to it) or set 'fixed_deal': true, "
+            "which tells everybody before they join that the creator chose the deal",
+            422,
+        )
+
+
 class Hub:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = Store(settings.url)
+        # The tables in memory: those being played or watched, and those idle for less than idle_seconds.
         self.tables: dict[str, LiveTable] = {}
-        self.games: dict[tuple[str, str], Game] = {}
+        # Tables let go of that something (a connection saying hello, a request) still holds: the
+        # same object is taken back rather than a second one rebuilt, so a table is never two.
+        self.held: weakref.WeakValueDictionary[str, LiveTable] = weakref.WeakValueDictionary()
+        # What the lobby shows of tables not in memory: unfinished ones, and recently finished ones.
+        self.resting: dict[str, dict[str, Any]] = {}
+        self.finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.games = GameCache(settings.game_cache)
         self.db_limiter = CapacityLimiter(1 if self.store.is_sqlite else 4)
-        self.bot_limiter = CapacityLimiter(settings.bot_threads)
+        self.bot_threads = CapacityLimiter(settings.bot_threads)
+        self.bot_turns = TurnQueue(settings.bot_threads)
+        self.bot_cap = Budget(settings.bot_seconds, settings.bot_iterations)
+        self.hint_threads = CapacityLimiter(settings.hint_threads)
+        self.hints_asked = 0
+        self.hints_by_seat = Buckets(settings.hint_rate, settings.hint_burst)
+        self.hints_by_client = Buckets(settings.hint_client_rate, settings.hint_client_burst)
+        self.openings = Buckets(settings.table_rate, settings.table_burst)
+        # Unfinished tables by the client address that opened them (since this process started).
+        self.opened_by: dict[str, str] = {}
+        self.open_count: Counter[str] = Counter()
+        self.sweeps = 0
+        self.sweeper: asyncio.Task[None] | None = None
         self.writer = ActionWriter(self.store, self.db_limiter)
         self.stopping = False
 
@@ -58,25 +104,35 @@ class Hub:
     async def start(self) -> None:
         await anyio.to_thread.run_sync(self.store.migrate)
         stored = await self._db(self.store.unfinished_tables)
+        rebuilt = 0
         for record in stored:
             try:
                 table = self._rebuild(record)
+                rebuilt += 1
             except Exception as error:
                 # One table that cannot be rebuilt (a corrupt record, a game that fails to load)
                 # must not keep every other table offline; it answers `broken_table` instead.
                 log.error("table cannot be rebuilt", extra={"table": record.id, "error": repr(error)})
                 continue
-            self.tables[table.id] = table
+            # Only a table whose bot is to move needs to be in memory now; the others wait in the
+            # lobby as summaries until somebody comes back to them.
+            if self._bot_to_move(table):
+                self.tables[table.id] = table
+            else:
+                self.resting[table.id] = table.summary("")
         self.writer.start()
         for table in self.tables.values():
             self._wake_bots(table)
+        self.sweeper = asyncio.create_task(self._sweep_now_and_then())
         log.info(
             "server started",
-            extra={"event": "started", "database": self.store.backend, "tables_rebuilt": len(self.tables)},
+            extra={"event": "started", "database": self.store.backend, "tables_rebuilt": rebuilt},
         )
 
     async def stop(self) -> None:
         self.stopping = True
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
@@ -86,13 +142,9 @@ class Hub:
         self.store.close()
 
     def _game(self, cls: type[Game], options: dict[str, Any]) -> Game:
-        """The game with these options; kept, because building an action space takes milliseconds
-        and a Game is shared by all its states."""
-        key = (cls.name, json.dumps(options, sort_keys=True, default=str))
-        game = self.games.get(key)
-        if game is None:
-            game = self.games[key] = cls(**options)
-        return game
+        """The game with these options, from the cache: building an action space takes up to a few
+        hundred milliseconds, and a Game is shared by all its states."""
+        return self.games.get(cls, options)
 
     async def _db(self, function: Any, *args: Any) -> Any:
         """Run a Store method in a worker thread; a database failure becomes a clear 503."""
@@ -106,17 +158,28 @@ class Hub:
 
     def _rebuild(self, record: StoredTable) -> LiveTable:
         """A table as the database describes it: its seed and actions replayed through the engine."""
-        actions = [action_id for action_id, _ in record.actions]
-        state = replay({"game": record.game, "options": record.options, "seed": record.seed, "actions": actions})
+        state = self._replay(record)
         seats = [Seat(s.seat, s.agent, s.name, s.token_hash) for s in record.seats]
         created = _aware(record.created_at) or datetime.now(UTC)
-        table = LiveTable.seated(record.id, state, seats, created)
+        committed = Deal(record.salt, record.commitment, record.fixed_deal)
+        table = LiveTable.seated(record.id, state, seats, created, committed)
         table.finished_at = _aware(record.finished_at)
         return table
 
+    def _replay(self, record: StoredTable) -> State:
+        """The table's position: its seed and actions replayed on the cached Game of its options."""
+        game = self._game(game_class(record.game), record.options)
+        state = game.new_state(seed=record.seed)
+        for step, (action_id, _) in enumerate(record.actions):
+            try:
+                state.apply(game.action(action_id))
+            except IllegalAction as error:
+                raise RecordError(f"step {step} (move {step + 1}): {error}", step) from None
+        return state
+
     async def table(self, table_id: str) -> LiveTable:
-        """A table by id; a finished one not in memory is rebuilt from the database on demand."""
-        table = self.tables.get(table_id)
+        """A table by id; one not in memory (finished, or idle for a while) is rebuilt from the database."""
+        table = self._in_memory(table_id)
         if table is not None:
             return table
         if len(table_id) > 32:
@@ -131,11 +194,41 @@ class Hub:
             raise ServerError(
                 "broken_table", f"table {table_id} cannot be rebuilt from its record: {error}", 409
             ) from None
-        return self.tables.setdefault(table_id, rebuilt)
+        # Another request may have brought the table back meanwhile: then that one is the table.
+        table = self._in_memory(table_id) or self._take_back(rebuilt)
+        self._wake_bots(table)
+        return table
+
+    def _in_memory(self, table_id: str) -> LiveTable | None:
+        table = self.tables.get(table_id)
+        if table is None and (table := self.held.get(table_id)) is not None:
+            self._take_back(table)
+        if table is not None:
+            table.touched = time.monotonic()
+        return table
+
+    def _take_back(self, table: LiveTable) -> LiveTable:
+        """Keep `table` in memory again (rebuilt, or let go of but still held somewhere)."""
+        self.tables[table.id] = table
+        self.held.pop(table.id, None)
+        self.resting.pop(table.id, None)
+        table.touched = time.monotonic()
+        return table
 
     # --- the lobby ----------------------------------------------------------------------------
 
-    async def create_table(self, game: str, options: dict[str, Any], seats: list[str], seed: int | None) -> LiveTable:
+    async def create_table(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[str],
+        seed: int | None,
+        fixed_deal: bool = False,
+        client: str | None = None,
+    ) -> LiveTable:
+        """Open a table; `client` is the address asking, held to the limits on tables per client."""
+        if client is not None:
+            self._may_open(client)
         try:
             cls = game_class(game)
         except InvalidOption as error:
@@ -158,23 +251,67 @@ class Hub:
                 agents.append(None)
                 continue
             try:
-                make_agent(spec, 0)
+                agent = make_agent(spec, 0)
             except AgentSpecError as error:
                 raise ServerError("bad_seats", f"seat {index}: {error}", 422) from None
+            self._check_budget(index, agent)
             agents.append(spec.strip())
-        if seed is None:
-            seed = secrets.randbelow(MAX_SEED)
+        _check_chosen_seed(seed, fixed_deal, agents.count(None))
+        fixed = seed is not None
+        seed = deal.new_seed() if seed is None else seed
+        committed = Deal.drawn(seed, fixed)
         table_id = secrets.token_urlsafe(6)
         state = loaded.new_state(seed=seed)
-        created = await self._db(self.store.create_table, table_id, loaded.name, dict(loaded.options), seed, agents)
-        table = LiveTable.seated(table_id, state, [Seat(i, agent) for i, agent in enumerate(agents)], created)
+        created = await self._db(
+            self.store.create_table, table_id, loaded.name, dict(loaded.options), seed, agents, committed
+        )
+        seated = [Seat(i, agent) for i, agent in enumerate(agents)]
+        table = LiveTable.seated(table_id, state, seated, created, committed)
         self.tables[table_id] = table
+        if client is not None:
+            self.opened_by[table_id] = client
+            self.open_count[client] += 1
+        # The commitment is public; the seed and the salt never reach a log.
         log.info(
             "table created",
-            extra={"event": "table_created", "table": table_id, "game": loaded.name, "seats": agents},
+            extra={
+                "event": "table_created",
+                "table": table_id,
+                "game": loaded.name,
+                "seats": agents,
+                "fixed_deal": fixed,
+                "commitment": committed.commitment,
+            },
         )
         self._wake_bots(table)
         return table
+
+    def _may_open(self, client: str) -> None:
+        """Refuse a table to a client address over its limits: unfinished tables, then the rate."""
+        most = self.settings.tables_per_client
+        if most > 0 and self.open_count[client] >= most:
+            raise ServerError(
+                "too_many_tables",
+                f"{most} tables opened from your address are not finished yet; this server allows at most {most}. "
+                "Finish or play out one of them first",
+                429,
+            )
+        if not self.openings.take(client):
+            pace = self.openings.pace()
+            raise ServerError("rate_limited", f"too many new tables from your address: {pace}; try again soon", 429)
+
+    def _check_budget(self, index: int, agent: Agent) -> None:
+        over = agent.budget().beyond(self.bot_cap)
+        if over is not None:
+            raise ServerError("bad_seats", f"seat {index}: the bot {agent.spec!r} {over}", 422)
+
+    def _closed(self, table_id: str) -> None:
+        """A game is over: its table no longer counts against the client who opened it."""
+        client = self.opened_by.pop(table_id, None)
+        if client is not None:
+            self.open_count[client] -= 1
+            if self.open_count[client] <= 0:
+                del self.open_count[client]
 
     async def join(self, table_id: str, seat_index: int | None, name: str) -> tuple[LiveTable, Seat, str]:
         table = await self.table(table_id)
@@ -226,6 +363,8 @@ class Hub:
         return await asyncio.shield(self._submit(table, seat, ref, expected_version))
 
     async def _submit(self, table: LiveTable, seat: int, ref: Any, expected_version: int | None) -> Move:
+        if self.tables.get(table.id) is not table:
+            self._take_back(table)  # let go of while a connection held it: it is being played again
         async with table.lock:
             action = self._check(table, seat, ref, expected_version)
             successor = table.state.clone()
@@ -244,6 +383,7 @@ class Hub:
             table.state = successor
             if successor.is_terminal():
                 table.finished_at = datetime.now(UTC)
+                self._closed(table.id)
             move = Move(table.version, seat, action, events)
             table.broadcast_move(move)
         if table.state.is_terminal():
@@ -307,7 +447,7 @@ class Hub:
                 await asyncio.sleep(self.settings.bot_delay)
             version, position = table.version, table.state.clone()
             try:
-                action = await anyio.to_thread.run_sync(seat.agent.act, position, limiter=self.bot_limiter)
+                action = await self._think(seat.agent, position)
                 # The bot passes through the same checks as a person: same seat, same version.
                 await self._submit(table, seat.index, action.id, version)
             except ServerError as error:
@@ -320,8 +460,137 @@ class Hub:
                 log.exception("bot failed", extra={"table": table.id, "seat": seat.index})
                 return
 
+    async def _think(self, agent: Agent, position: State) -> Action:
+        """A bot's move, worked out in turns of at most bot_slice seconds on a bot thread.
+
+        After each turn the bot queues again behind every other table waiting for a bot, so that a
+        long search cannot starve the others; once it has thought for bot_seconds in all, it must
+        decide with what it has.
+        """
+        thought = None
+        spent = 0.0
+        settings = self.settings
+        while True:
+            async with self.bot_turns.turn():
+                if thought is None:
+                    # Starting a search can take work too (keeping the old tree): in the thread.
+                    thought = await anyio.to_thread.run_sync(agent.think, position, limiter=self.bot_threads)
+                if spent >= settings.bot_seconds:
+                    return await anyio.to_thread.run_sync(thought.conclude, limiter=self.bot_threads)
+                allowed = min(settings.bot_slice, settings.bot_seconds - spent)
+                start = time.perf_counter()
+                action = await anyio.to_thread.run_sync(thought.advance, allowed, limiter=self.bot_threads)
+                spent += time.perf_counter() - start
+            if action is not None:
+                return action
+
     async def drain_bots(self) -> None:
         """Wait until no bot is thinking (tests use this to reach a quiet table)."""
         while tasks := [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]:
             with contextlib.suppress(Exception):
                 await asyncio.gather(*tasks)
+
+    @staticmethod
+    def _bot_to_move(table: LiveTable) -> bool:
+        seat = table.seat_to_move()
+        return table.status == RUNNING and seat is not None and seat.is_bot
+
+    # --- hints --------------------------------------------------------------------------------
+
+    async def hint(self, table: LiveTable, seat: int, client: str) -> tuple[int, Action, str]:
+        """The search's advice for `seat` (to move), within the hint budget and the hint rates.
+
+        Hints run on threads of their own, so however many are asked for, no bot waits for them.
+        """
+        settings = self.settings
+        if not self.hints_by_seat.take(f"{table.id}/{seat}"):
+            pace = self.hints_by_seat.pace()
+            raise ServerError("rate_limited", f"too many hints for this seat: {pace}", 429)
+        if not self.hints_by_client.take(client):
+            pace = self.hints_by_client.pace()
+            raise ServerError("rate_limited", f"too many hints from your address: {pace}", 429)
+        if self.hints_asked >= settings.hint_threads + settings.hint_queue:
+            raise ServerError("busy", "the server is working out other hints; ask again in a moment", 503)
+        position, version = table.state.clone(), table.version
+        self.hints_asked += 1
+        try:
+            action, text = await anyio.to_thread.run_sync(
+                lambda: search_hint(
+                    position, seed=version, iterations=settings.hint_iterations, max_seconds=settings.hint_seconds
+                ),
+                limiter=self.hint_threads,
+            )
+        finally:
+            self.hints_asked -= 1
+        return version, action, text
+
+    # --- the lobby's list and memory ----------------------------------------------------------
+
+    async def lobby(self, wanted: set[str], finished_listed: int) -> list[dict[str, Any]]:
+        """Summaries (invite_url empty) of the tables with these statuses, newest first; of the
+        finished ones, the `finished_listed` most recently finished."""
+        listed = {table.id: table.summary("") for table in self.tables.values() if table.status in wanted}
+        for table_id, summary in self.resting.items():
+            if summary["status"] in wanted:
+                listed.setdefault(table_id, summary)
+        if FINISHED in wanted:
+            for record in await self.finished_tables(finished_listed):
+                if record.id not in listed:
+                    listed[record.id] = await self._finished_summary(record)
+        return sorted(listed.values(), key=lambda summary: datetime.fromisoformat(summary["created_at"]), reverse=True)
+
+    async def _finished_summary(self, record: StoredTable) -> dict[str, Any]:
+        """A finished table's summary, without keeping the table: it never changes, so it is kept."""
+        summary = self.finished.get(record.id)
+        if summary is None:
+            held = self._in_memory(record.id)
+            if held is not None:
+                return held.summary("")
+            try:
+                table = await anyio.to_thread.run_sync(self._rebuild, record)
+            except Exception as error:
+                raise ServerError(
+                    "broken_table", f"table {record.id} cannot be rebuilt from its record: {error}", 409
+                ) from None
+            summary = table.summary("")
+            self._keep_finished(record.id, summary)
+        self.finished.move_to_end(record.id)
+        return summary
+
+    def _keep_finished(self, table_id: str, summary: dict[str, Any]) -> None:
+        self.finished[table_id] = summary
+        while len(self.finished) > FINISHED_KEPT:
+            self.finished.popitem(last=False)
+
+    @staticmethod
+    def _in_use(table: LiveTable) -> bool:
+        """A table play needs in memory: somebody is connected, a bot is thinking, or it is busy."""
+        thinking = table.bot_task is not None and not table.bot_task.done()
+        return bool(table.clients) or thinking or table.lock.locked()
+
+    def sweep(self) -> None:
+        """Let go of the tables idle for idle_seconds: no connected client, no bot to move."""
+        moment = time.monotonic()
+        for table in list(self.tables.values()):
+            if self._in_use(table):
+                table.touched = moment  # idleness counts from when the table was last in use
+            elif moment - table.touched >= self.settings.idle_seconds:
+                self._let_go(table)
+        for buckets in (self.openings, self.hints_by_seat, self.hints_by_client):
+            buckets.prune()
+        self.sweeps += 1
+
+    def _let_go(self, table: LiveTable) -> None:
+        del self.tables[table.id]
+        self.held[table.id] = table
+        summary = table.summary("")
+        if table.status == FINISHED:
+            self._keep_finished(table.id, summary)
+        else:
+            self.resting[table.id] = summary
+
+    async def _sweep_now_and_then(self) -> None:
+        period = min(max(self.settings.idle_seconds / 4, SWEEP_SHORTEST), SWEEP_LONGEST)
+        while True:
+            await asyncio.sleep(period)
+            self.sweep()

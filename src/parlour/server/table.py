@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -82,6 +83,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    # When the table was last asked for or in use (time.monotonic()); the hub lets go of it from
+    # memory once it has been idle for its idle_seconds.
+    touched: float = field(default_factory=time.monotonic)
 
     @classmethod
     def seated(
