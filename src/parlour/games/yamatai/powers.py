@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from parlour.engine import Event
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, N_TILES, Ids
+from parlour.games.yamatai.deck import after_exchange, after_look
 from parlour.games.yamatai.phases import (
     CHOOSE,
     MOVE_FROM,
@@ -125,9 +126,12 @@ def start(state: YamataiState) -> list[Event]:
     }[power]
     if power == "preview_buildings":
         look = min(int(tile.params["look"]), len(state.deck))
-        state.preview = [state.deck.pop() for _ in range(look)]
+        deck = state.deck
+        exact_tops = [deck[len(deck) - known :] if known else [] for known in state.known_top]
+        state.preview = [deck.pop() for _ in range(look)]
         state.pending = look
-        state.known_top = [0] * len(state.known_top)  # the order below is about to change
+        state.known_top = [0] * len(state.known_top)  # the order on top is about to change
+        state.deck_within = after_look(state.deck_within, seat, state.preview, exact_tops)
         codes = [state.game.parts.buildings[t].code for t in state.preview]
         return [
             Event("preview", f"{state._who()} looks at {', '.join(codes)}", {"seat": seat, "tiles": codes}, (seat,)),
@@ -260,6 +264,7 @@ def _preview_swap(state: YamataiState, pair: int) -> list[Event]:
     deck_tile, row_tile = divmod(pair, N_TILES)
     state.row[state.row.index(row_tile)] = deck_tile
     state.preview[state.preview.index(deck_tile)] = row_tile
+    state.deck_within = after_exchange(state.deck_within, deck_tile, row_tile, state.pending)
     state.phase = PREVIEW_ORDER
     codes = [t.code for t in state.game.parts.buildings]
     text = f"{state._who()} puts {codes[deck_tile]} in the row instead of {codes[row_tile]}"

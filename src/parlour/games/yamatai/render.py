@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import BOAT_LETTERS, RESOURCES, SLOTS
 from parlour.games.yamatai.phases import END_REASONS, OVER, PHASE_NAMES
+from parlour.games.yamatai.view import known_near_top
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.rules import YamataiState
@@ -103,6 +104,10 @@ def render(state: YamataiState, seat: int | None = None) -> str:
     if seat is not None and state.known_top[seat]:
         top = [parts.buildings[t].code for t in reversed(state.deck[len(state.deck) - state.known_top[seat] :])]
         out.append(f"  you know the deck's top: {', '.join(top)}")
+    near = known_near_top(state, seat)
+    for depth in sorted({d for _, d in near}):
+        tiles = [parts.buildings[t].code for t, d in near if d == depth]
+        out.append(f"  known to lie in the deck's top {depth}: {', '.join(tiles)}")
     out.append(f"specialists (deck: {len(state.spec_deck)}):")
     for k, sp in enumerate(state.spec_track):
         if sp < 0:

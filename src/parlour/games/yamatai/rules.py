@@ -28,6 +28,7 @@ from parlour.games.yamatai.components import (
     Components,
     components,
 )
+from parlour.games.yamatai.deck import Facts, Redraw, after_draw, kept_for, known_to, redraw_later, redraw_now
 from parlour.games.yamatai.phases import (
     CHOOSE,
     COLLECT,
@@ -91,27 +92,6 @@ class Yamatai(Game):
         return YamataiState.set_up(self, seed)
 
 
-PendingShuffle = tuple[Rng, int]
-"""A shuffle not done yet: the generator as it stood, and how many items from the bottom it mixes."""
-
-
-def _shuffle_later(rng: Rng, count: int) -> PendingShuffle | None:
-    """Note a shuffle of the bottom `count` items of a deck and move `rng` on past the draws it takes."""
-    if count < 2:
-        return None  # nothing to mix, and Rng.shuffle draws nothing either
-    pending = (rng.clone(), count)
-    rng.skip(count - 1)  # Rng.shuffle draws once per item but the last
-    return pending
-
-
-def _shuffle_now(items: list[int], pending: PendingShuffle) -> None:
-    """Do a noted shuffle in place (the noted generator is left as it was: clones share it)."""
-    rng, count = pending
-    bottom = items[:count]
-    rng.clone().shuffle(bottom)
-    items[:count] = bottom
-
-
 @functools.lru_cache(maxsize=16)
 def _rebuild(options: tuple[tuple[str, Any], ...]) -> Yamatai:
     """The game with these options, shared by every state unpickled with them."""
@@ -135,6 +115,7 @@ class YamataiState(State):
         "_deck",
         "_deck_shuffle",
         "known_top",
+        "deck_within",
         "spec_track",
         "spec_coins",
         "_spec_deck",
@@ -192,16 +173,17 @@ class YamataiState(State):
     fleet_track: list[int]
     fleet_batch: list[int]
     next_batch: int
-    # Building row (-1 = empty slot), decks with their top at the end, and how many top deck tiles
-    # each seat knows from a preview.
+    # Building row (-1 = empty slot), decks with their top at the end, how many top deck tiles each
+    # seat knows in order from a preview, and which tiles someone knows to lie near the top (deck.py).
     row: list[int]
     _deck: list[int]
-    _deck_shuffle: PendingShuffle | None
+    _deck_shuffle: Redraw | None
     known_top: list[int]
+    deck_within: Facts
     spec_track: list[int]
     spec_coins: list[int]
     _spec_deck: list[int]
-    _spec_shuffle: PendingShuffle | None
+    _spec_shuffle: Redraw | None
     # Mats, per seat; culture (6 kinds) and harbour (5 colours) are flat lists, built/reserved tiles
     # and specialists are bit masks.
     coins: list[int]
@@ -252,14 +234,14 @@ class YamataiState(State):
 
     # A determinization re-draws the order of both decks, yet most are searched only a few moves
     # deep and never draw a tile or a specialist. So `determinize` only notes each shuffle (see
-    # `_shuffle_later`) and the deck is shuffled the first time it is read, into the very order an
-    # immediate shuffle would have given.
+    # `deck.redraw_later`) and the deck is re-drawn the first time it is read, into the very order
+    # an immediate re-draw would have given.
 
     @property
     def deck(self) -> list[int]:
         """Building tiles face down, top at the end."""
         if self._deck_shuffle is not None:
-            _shuffle_now(self._deck, self._deck_shuffle)
+            redraw_now(self._deck, self._deck_shuffle)
             self._deck_shuffle = None
         return self._deck
 
@@ -271,7 +253,7 @@ class YamataiState(State):
     def spec_deck(self) -> list[int]:
         """Specialists face down, top at the end."""
         if self._spec_shuffle is not None:
-            _shuffle_now(self._spec_deck, self._spec_shuffle)
+            redraw_now(self._spec_deck, self._spec_shuffle)
             self._spec_shuffle = None
         return self._spec_deck
 
@@ -298,6 +280,7 @@ class YamataiState(State):
         rng.shuffle(state.deck)
         state.row = [state.deck.pop() for _ in range(SLOTS)]
         state.known_top = [0] * n
+        state.deck_within = ()
         fleet = list(range(1, 11))
         rng.shuffle(fleet)
         state.fleet_track = fleet
@@ -497,7 +480,10 @@ class YamataiState(State):
         for s in range(len(self.known_top)):
             if self.known_top[s]:
                 self.known_top[s] -= 1
-        return self.deck.pop()
+        tile = self.deck.pop()
+        if self.deck_within:
+            self.deck_within = after_draw(self.deck_within, tile)
+        return tile
 
     def _finish(self, reason: str) -> Event:
         self.end_reason = reason
@@ -1008,6 +994,7 @@ class YamataiState(State):
         twin._deck = self._deck[:]  # a shuffle still pending is copied as pending (it never changes)
         twin._deck_shuffle = self._deck_shuffle
         twin.known_top = self.known_top[:]
+        twin.deck_within = self.deck_within  # a tuple: replaced, never changed in place
         twin.spec_track = self.spec_track[:]
         twin.spec_coins = self.spec_coins[:]
         twin._spec_deck = self._spec_deck[:]
@@ -1051,25 +1038,37 @@ class YamataiState(State):
         return twin
 
     def determinize(self, seat: int, rng: Rng) -> YamataiState:
-        """Re-draw what `seat` cannot see: deck orders, face-down fleet tiles, future shuffles."""
+        """Re-draw what `seat` cannot see: deck orders, face-down fleet tiles, future shuffles.
+
+        The copy depends only on what `seat` knows and on `rng`: hidden items are put in a
+        canonical order before they are re-drawn, and every fact `seat` holds about the building
+        deck (the tiles it knows in order on top, the tiles it knows to lie near the top) holds in
+        the copy too.
+        """
         twin = self.clone()
         twin.rng = Rng(rng.next64())
         # The generator's draws stay in this order: the specialists, the deck, the fleet batches.
-        # (reading a deck does any shuffle still pending from an earlier determinization first)
-        twin._spec_shuffle = _shuffle_later(rng, len(twin.spec_deck))
-        known = twin.known_top[seat]
+        # (reading a deck does any re-draw still pending from an earlier determinization first)
+        twin._spec_shuffle = redraw_later(rng, len(twin.spec_deck), {})
         if twin.preview and twin.seat != seat:
-            self._redraw_preview(twin, rng)
+            twin._redraw_preview(seat, rng)
             twin._legal = None  # the preview's choices name the re-drawn tiles
         else:
-            # the tiles `seat` saw on top stay put; a determinized world never looks at more than that
-            twin._deck_shuffle = _shuffle_later(rng, len(twin.deck) - known)
-        twin.known_top = [known if s == seat else min(k, known) for s, k in enumerate(twin.known_top)]
+            # the tiles `seat` sees (on top, or in its hand while it previews) stay put
+            known = twin.known_top[seat]
+            deck = twin.deck
+            seen = set(deck[len(deck) - known :]).union(twin.preview)
+            above = len(twin.preview) + known  # depths count from above the tiles in hand
+            near_top = {t: depth - above for t, depth in known_to(twin.deck_within, seat).items() if t not in seen}
+            twin._deck_shuffle = redraw_later(rng, len(deck) - known, near_top)
+        # Other seats' private facts name tiles `seat` cannot know; how many tiles each knows in
+        # order on top is public, and in the copy they know the copy's tiles.
+        twin.deck_within = kept_for(twin.deck_within, seat)
         track, batches = twin.fleet_track, twin.fleet_batch
         face_down = range(SLOTS, len(track))
         for batch in sorted({batches[p] for p in face_down if track[p]}):
             where = [p for p in face_down if batches[p] == batch]
-            tiles = [track[p] for p in where]
+            tiles = sorted(track[p] for p in where)  # only which tiles a batch holds is known
             rng.shuffle(tiles)
             for p, t in zip(where, tiles, strict=True):
                 track[p] = t
@@ -1077,28 +1076,19 @@ class YamataiState(State):
         # decks' sizes and the face-up fleet tiles, so search needs not work them out again.
         return twin
 
-    def _redraw_preview(self, twin: YamataiState, rng: Rng) -> None:
-        """Someone else is previewing: re-draw the deck and the tiles in their hand (R43).
+    def _redraw_preview(self, seat: int, rng: Rng) -> None:
+        """Someone else is previewing: re-draw the deck and the tiles in their hand together (R43).
 
-        Nobody else knows these tiles, except the row tile exchanged for one of them in front of
-        everyone: it stays among the looked-at tiles, in the previewer's hand or among those already
-        put back on top of the deck.
+        The looked-at tiles, in the previewer's hand or already put back, are the top ones of the
+        deck with the hand on it; `seat` knows only what lies among them (the row tile exchanged
+        in front of everyone, the tiles it knew on top before), never which are still in hand.
         """
-        public = -1
-        for a in reversed(self.history):
-            if a == Ids.USE_POWER:
-                break
-            if Ids.PREVIEW_SWAP <= a < Ids.PREVIEW_KEEP:
-                public = (a - Ids.PREVIEW_SWAP) % N_TILES
-        size = len(twin.preview)
-        tiles = twin.deck + twin.preview
-        if public >= 0:
-            tiles.remove(public)
-        rng.shuffle(tiles)
-        if public >= 0:
-            looked_at = twin.pending  # the tiles looked at: still in hand or put back on top
-            tiles.insert(len(tiles) + 1 - looked_at + rng.randrange(looked_at), public)
-        twin.deck, twin.preview = tiles[: len(tiles) - size], tiles[len(tiles) - size :]
+        hand = len(self.preview)
+        tiles = self.deck + self.preview
+        pending = redraw_later(rng, len(tiles), known_to(self.deck_within, seat))
+        if pending is not None:
+            redraw_now(tiles, pending)
+        self.deck, self.preview = tiles[: len(tiles) - hand], tiles[len(tiles) - hand :]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from parlour.games.yamatai.view import observe

@@ -3,7 +3,9 @@
 Public: the board, the reserve, face-up fleet tiles, the building row, the specialist track and
 every mat. Hidden: the order of both decks and which face-down fleet tile lies where (only the
 set of tiles in each face-down batch is known). A seat also sees the deck tiles it looked at with
-the preview power, for as long as they are still on top.
+the preview power, for as long as they are still on top (`known_deck_top`), and which tiles it
+knows to lie somewhere near the top (`deck_known_within`: the row tile an exchange sent among the
+looked-at tiles, seen by everyone, and tiles it knew on top before someone else looked at them).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import RESOURCES, SLOTS
+from parlour.games.yamatai.deck import known_to
 from parlour.games.yamatai.phases import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
 
 if TYPE_CHECKING:
@@ -29,6 +32,22 @@ def building_name(state: YamataiState, island: int) -> str | None:
     if code == geo.SACRED_GROUND:
         return "sacred ground"
     return state.game.colours[code]
+
+
+def known_near_top(state: YamataiState, seat: int | None) -> list[tuple[int, int]]:
+    """(tile, depth) for each deck tile `seat` knows to lie within the top `depth` but not exactly where.
+
+    Depths count from the top of the deck with any looked-at tiles still in hand back on it. A
+    spectator knows what everyone knows: which row tile an exchange sent among the looked-at tiles.
+    """
+    seen: set[int] = set()
+    if seat is not None:
+        deck = state.deck
+        seen.update(deck[len(deck) - state.known_top[seat] :])
+        if seat == state.seat:
+            seen.update(state.preview)
+    depths = known_to(state.deck_within, seat)
+    return sorted(((t, d) for t, d in depths.items() if t not in seen), key=lambda fact: (fact[1], fact[0]))
 
 
 def observe(state: YamataiState, seat: int | None) -> dict[str, Any]:
@@ -126,6 +145,7 @@ def observe(state: YamataiState, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         known = state.known_top[seat]
         result["known_deck_top"] = [codes[t] for t in reversed(state.deck[len(state.deck) - known :])]
+    result["deck_known_within"] = [{"tile": codes[t], "within": depth} for t, depth in known_near_top(state, seat)]
     if state.phase == OVER:
         result["scores"] = [score.to_json() for score in state.scores()]
         result["winners"] = state.winners()
