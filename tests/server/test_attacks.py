@@ -235,15 +235,17 @@ DEEP = b"[" * 5000 + b"]" * 5000
         (b'{"game": "hatflings", "seats": ["human"], "seed": NaN}', "application/json", 400, "bad_json"),
         (b'{"game": "hatflings", "seats": ["human"]}', "text/plain", 415, "bad_content"),
         (b"game=hatflings&seats=human", "application/x-www-form-urlencoded", 415, "bad_content"),
+        (b'{"game": "hatflings", "seats": ["human"]}', None, 415, "bad_content"),
         (b'"hatflings"', "application/json", 422, "bad_request"),
     ],
-    ids=["2000-deep", "one-too-deep", "bad-utf8", "cut-short", "nan", "text-plain", "form", "not-an-object"],
+    ids=["2000-deep", "one-too-deep", "bad-utf8", "cut-short", "nan", "text-plain", "form", "no-type", "not-an-object"],
 )
 def test_every_malformed_body_answers_in_the_error_shape(
-    served: Served, body: bytes, content_type: str, status: int, code: str
+    served: Served, body: bytes, content_type: str | None, status: int, code: str
 ) -> None:
     before = len(served.http.get("/api/tables").json())
-    response = served.http.post("/api/tables", content=body, headers={"Content-Type": content_type})
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    response = served.http.post("/api/tables", content=body, headers=headers)
     error_of(response, status, code)
     assert len(served.http.get("/api/tables").json()) == before
 

@@ -8,6 +8,7 @@ received no error, and the server still answers.
 from __future__ import annotations
 
 import json
+import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -302,3 +303,48 @@ def test_a_commit_that_reports_failure_but_saved_is_played(server: LiveServer, m
     monkeypatch.setattr(store, "append_actions", working)
     bo.send(type="act", action="take 1", version=1)
     assert bo.until(lambda m: m["type"] == "update" and m["version"] == 2)["view"]["pile"] == 17
+
+
+def test_the_limits_on_requests_follow_the_settings(serve: Any) -> None:
+    server = serve(max_body_bytes=1024, max_json_depth=2, header_timeout=0.5, body_timeout=0.5)
+    table = server.create("nim", ["human", "human"], options={"stones": 20})["id"]
+    token = server.join(table, "Ann")["token"]
+    server.join(table, "Bo")
+
+    def chunks(size: int) -> Iterator[bytes]:  # an iterator: httpx sends it chunked, with no length
+        yield b'{"name": "Cy"' + b" " * (size - 15) + b"}"
+
+    as_json = {"Content-Type": "application/json"}
+    refused = server.http.post(f"/api/tables/{table}/join", content=chunks(2000), headers=as_json)
+    assert refused.status_code == 413
+    assert refused.json()["error"] == {"code": "too_large", "message": "request bodies are limited to 1024 bytes"}
+    within = server.http.post(f"/api/tables/{table}/join", content=chunks(1000), headers=as_json)
+    assert within.status_code == 409 and within.json()["error"]["code"] == "table_full", within.text
+    deep = server.http.post("/api/tables", json={"game": "nim", "seats": [["human"]]})
+    assert deep.status_code == 400 and deep.json()["error"]["code"] == "too_deep"
+    ann = server.connect(table, token)
+    ann.send(type="act", action=[0])  # two levels: the message, the list
+    assert ann.error()["code"] == "bad_message"
+    ann.send(type="act", action=[[0]])
+    assert ann.error() == {
+        "type": "error",
+        "code": "too_deep",
+        "message": "JSON nested more than 2 levels deep is refused",
+    }
+    assert ann.version() == 0
+    with socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1])), timeout=10) as slow:
+        slow.sendall(b"GET /health HTTP/1.1\r\n")
+        started = time.monotonic()
+        answer = slow.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 408 ") and b"within 0.5 s" in answer
+        assert 0.4 < time.monotonic() - started < 5
+
+
+def test_a_text_field_in_a_websocket_message_is_checked_for_control_characters(seated: Seated) -> None:
+    seated.ann.send(type="act", action="take\u00002")
+    refused(seated.ann, seated, "bad_text", "action: the character U+0000")
+    seated.ann.send(type="ping", id="\u202eevil")
+    refused(seated.ann, seated, "bad_text", "id: the character U+202E (RIGHT-TO-LEFT OVERRIDE)")
+    seated.ann.send_raw('{"type": "ping", "\\u2066id": 1}')
+    # The message names the field without repeating the character itself.
+    refused(seated.ann, seated, "bad_text", "the field name '\\u2066id': the character U+2066")

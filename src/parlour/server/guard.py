@@ -185,7 +185,7 @@ class RequestGuard:
         if not body:
             return None
         kind = _header(scope, b"content-type")
-        if kind is not None and not _is_json(kind.decode("latin-1")):
+        if kind is None or not _is_json(kind.decode("latin-1")):
             return ServerError("bad_content", "send the body as JSON, with 'Content-Type: application/json'", 415)
         try:
             text = body.decode("utf-8")
