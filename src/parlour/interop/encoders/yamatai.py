@@ -1,7 +1,7 @@
 """Yamataï view -> tensor: every island (mountain, culture token, building seen from the observing
 seat, building tile) and water spot (boat colour, placed this turn), the reserve, fleet track,
-building row, specialist track, each mat from the observing seat round the table (padded to four),
-and the turn in progress."""
+building row and what the seat knows of the deck's top, specialist track, each mat from the
+observing seat round the table (padded to four), and the turn in progress."""
 
 from __future__ import annotations
 
@@ -63,6 +63,9 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     known = view.get("known_deck_top", [])
     for depth in range(3):
         features.one_hot(known[depth] if depth < len(known) else None, codes)
+    # a tile known only to lie within the top N tiles: 1/N (1 for the top tile itself)
+    near = {fact["tile"]: 1 / fact["within"] for fact in view.get("deck_known_within", [])}
+    features.counts(near, codes)
     for slot in range(SLOTS):
         track = view["specialist_track"]
         entry = track[slot] if slot < len(track) else {}
