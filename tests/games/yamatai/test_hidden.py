@@ -387,11 +387,10 @@ def test_the_hint_cannot_tell_worlds_the_seat_cannot_tell_apart() -> None:
         seat = state.current_player()
         version = len(state.history)
         real, text = hint(state.clone(), seed=version, iterations=iterations)
-        for k in range(1):
-            world = _hidden_twin(state, seat, Rng(k))
-            other, other_text = hint(world.clone(), seed=version, iterations=iterations)
-            assert other.label == real.label, f"{players} players, seed {seed}, {moves} moves, world {k}"
-            assert re.sub(r"\(\d+\.\d s\)", "", other_text) == re.sub(r"\(\d+\.\d s\)", "", text)
+        world = _hidden_twin(state, seat, Rng(0))
+        other, other_text = hint(world.clone(), seed=version, iterations=iterations)
+        assert other.label == real.label, f"{players} players, seed {seed}, {moves} moves"
+        assert re.sub(r"\(\d+\.\d s\)", "", other_text) == re.sub(r"\(\d+\.\d s\)", "", text)
 
 
 def test_nothing_shown_or_said_to_a_seat_differs_between_worlds_it_cannot_tell_apart() -> None:
