@@ -265,8 +265,8 @@ def test_unknown_addresses_and_methods_answer_in_the_error_shape(served: Served)
         ({"options": {"num_objects": True}}, "invalid_option", "option num_objects takes a whole number, got true"),
         ({"options": {"scene": 7}}, "invalid_option", "option scene takes text, got 7"),
         ({"options": {"scene": ["default"]}}, "bad_request", "options.scene: an option is a whole number"),
-        ({"seed": "7"}, "bad_request", 'seed: input should be a valid integer, got "7"'),
-        ({"seed": 7.0}, "bad_request", "seed: input should be a valid integer, got 7.0"),
+        ({"seed": "7"}, "bad_request", 'seed: Input should be a valid integer, got "7"'),
+        ({"seed": 7.0}, "bad_request", "seed: Input should be a valid integer, got 7.0"),
     ],
     ids=["players-text", "int-as-bool", "text-as-int", "list", "seed-text", "seed-float"],
 )
@@ -280,8 +280,8 @@ def test_table_options_take_their_declared_types(served: Served, extra: dict[str
     [
         ({"action": True}, "action must be an action id (number) or its label (text), got true"),
         ({"action": 1.0}, "action must be an action id (number) or its label (text), got 1.0"),
-        ({"action": 0, "version": "0"}, 'version: input should be a valid integer, got "0"'),
-        ({"action": 0, "seat": "0"}, 'seat: input should be a valid integer, got "0"'),
+        ({"action": 0, "version": "0"}, 'version: Input should be a valid integer, got "0"'),
+        ({"action": 0, "seat": "0"}, 'seat: Input should be a valid integer, got "0"'),
     ],
     ids=["action-true", "action-float", "version-text", "seat-text"],
 )
@@ -296,7 +296,7 @@ def test_actions_over_http_take_exact_types(served: Served, table: Table, body: 
 def test_joining_takes_a_whole_number_seat(served: Served) -> None:
     table_id = served.http.post("/api/tables", json={"game": GAME, "seats": ["human", "random"]}).json()["id"]
     response = served.http.post(f"/api/tables/{table_id}/join", json={"name": "Ann", "seat": "0"})
-    assert 'seat: input should be a valid integer, got "0"' in error_of(response, 422, "bad_request")
+    assert 'seat: Input should be a valid integer, got "0"' in error_of(response, 422, "bad_request")
     assert served.http.get(f"/api/tables/{table_id}").json()["seats"][0]["taken"] is False
 
 

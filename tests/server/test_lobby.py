@@ -83,7 +83,7 @@ def test_bodies_that_are_too_large_or_not_json_are_refused(server: LiveServer) -
     huge = server.http.post("/api/tables", content=b"{" + b" " * 70_000 + b"}", headers=as_json)
     assert huge.status_code == 413 and huge.json()["error"]["code"] == "too_large"
     broken = server.http.post("/api/tables", content=b"{not json", headers=as_json)
-    assert broken.status_code == 422 and broken.json()["error"]["code"] == "bad_request"
+    assert broken.status_code == 400 and broken.json()["error"]["code"] == "bad_json"
 
 
 def test_lobby_lists_open_running_and_finished_tables(server: LiveServer) -> None:

@@ -39,7 +39,7 @@ def describe_problems(problems: Sequence[Mapping[str, Any]]) -> str:
         if problem["type"] == "value_error":
             what = str(problem["ctx"]["error"])
         else:
-            what = problem["msg"][:1].lower() + problem["msg"][1:]
+            what = problem["msg"]
             if problem["type"].endswith("_type") and "input" in problem:
                 what += f", got {_shown(problem['input'])}"
         sentences.append(f"{place or 'the body'}: {what}")
