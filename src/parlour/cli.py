@@ -244,10 +244,21 @@ def serve(
     header_timeout: Annotated[float, typer.Option(min=0.1, help="seconds a request's headers may take")] = 10.0,
     body_timeout: Annotated[float, typer.Option(min=0.1, help="seconds a request's body may take")] = 10.0,
     keep_alive_timeout: Annotated[int, typer.Option(min=1, help="seconds an idle connection stays open")] = 5,
+    bot_seconds: Annotated[float, typer.Option(min=0.01, help="most seconds a bot may think per move")] = 5.0,
+    bot_iterations: Annotated[int, typer.Option(min=1, help="most iterations a bot may ask for per move")] = 20_000,
+    bot_threads: Annotated[int, typer.Option(min=1, help="bot moves worked out at once")] = 4,
+    hint_seconds: Annotated[float, typer.Option(min=0.01, help="most seconds one hint may take")] = 2.0,
+    hint_iterations: Annotated[int, typer.Option(min=1, help="simulations of one hint")] = 1000,
+    hint_rate: Annotated[float, typer.Option(min=0, help="hints a second per seat (0: no limit)")] = 0.2,
+    tables_per_client: Annotated[int, typer.Option(min=0, help="unfinished tables per address (0: no limit)")] = 50,
+    table_rate: Annotated[float, typer.Option(min=0, help="new tables a second per address (0: no limit)")] = 1.0,
+    idle_seconds: Annotated[float, typer.Option(min=0, help="seconds before an idle table leaves memory")] = 300.0,
+    game_cache: Annotated[int, typer.Option(min=1, help="games (rules with options) kept in memory")] = 16,
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 
-    The limits on requests are described in docs/server.md ("Limits on requests and messages").
+    The limits on requests are described in docs/server.md ("Limits on requests and messages"),
+    those on tables, bots and memory in its section of that name.
     """
     if log_level.lower() not in LOG_LEVELS:
         raise fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
@@ -272,6 +283,16 @@ def serve(
         header_timeout=header_timeout,
         body_timeout=body_timeout,
         keep_alive_timeout=keep_alive_timeout,
+        bot_seconds=bot_seconds,
+        bot_iterations=bot_iterations,
+        bot_threads=bot_threads,
+        hint_seconds=hint_seconds,
+        hint_iterations=hint_iterations,
+        hint_rate=hint_rate,
+        tables_per_client=tables_per_client,
+        table_rate=table_rate,
+        idle_seconds=idle_seconds,
+        game_cache=game_cache,
     )
     run(settings, host=host, port=port, log_level=log_level.lower())
 
@@ -327,7 +348,7 @@ def verify_deal(
             deal.check(seed, salt, commitment)
         except deal.DealError as error:
             raise fail(str(error), 1) from None
-        console.print(f"deal verified: sha256(salt:seed) = {commitment.strip().lower()}", highlight=False)
+        typer.echo(f"deal verified: sha256(salt:seed) = {commitment.strip().lower()}")
         return
     if seed is not None or salt is not None:
         raise fail("--seed and --salt are read from the table itself; give them only without an address")
@@ -336,13 +357,11 @@ def verify_deal(
     except deal.DealError as error:
         raise fail(str(error), 1) from None
     chosen = "chosen by the table's creator (fixed deal)" if checked.fixed else "drawn by the server"
-    console.print(
-        f"deal verified: table {checked.table}, seed {checked.seed} ({chosen}), salt {checked.salt}\n"
-        f"sha256(salt:seed) = {checked.commitment}, the commitment published at creation;\n"
-        f"the game's {checked.actions} moves replay from this seed to the published result.",
-        highlight=False,
-        markup=False,
-    )
+    # Plain lines, never wrapped: the seed, salt and commitment are copied from here.
+    typer.echo(f"deal verified: table {checked.table}, seed {checked.seed} ({chosen})")
+    typer.echo(f"salt {checked.salt}")
+    typer.echo(f"sha256(salt:seed) = {checked.commitment}, the commitment published at creation")
+    typer.echo(f"the game's {checked.actions} moves replay from this seed to the published result")
 
 
 @app.command()

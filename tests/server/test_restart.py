@@ -195,3 +195,28 @@ def test_serve_refuses_a_database_it_cannot_open(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert f"error: cannot open the database sqlite:///{tmp_path}: unable to open database file" in done.stderr
+
+
+def test_a_restart_rebuilds_tables_on_one_game_and_keeps_only_what_play_needs(serve: Callable[..., LiveServer]) -> None:
+    first = serve()
+    ids = []
+    for _ in range(3):
+        table = first.create("nim", ["human", "human"], options={"stones": 13})
+        ann, _ = (first.join(table["id"], name)["token"] for name in ("Ann", "Bo"))
+        played = first.http.post(
+            f"/api/tables/{table['id']}/actions", json={"action": "take 1"}, headers={"Authorization": f"Bearer {ann}"}
+        )
+        assert played.status_code == 200
+        ids.append(table["id"])
+    first.stop()
+
+    second = serve()
+    hub = second.app.state.hub
+    # Nobody is connected and no bot is to move: the tables wait in the lobby, not in memory.
+    assert not set(ids) & set(hub.tables)
+    listed = {t["id"]: t for t in second.http.get("/api/tables").json()}
+    assert all(listed[table_id]["status"] == "running" and listed[table_id]["version"] == 1 for table_id in ids)
+    # Asked for, each is rebuilt on the one Game its options need, built once.
+    for table_id in ids:
+        assert second.table(table_id)["version"] == 1
+    assert len({id(hub.tables[table_id].state.game) for table_id in ids}) == 1
