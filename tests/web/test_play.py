@@ -13,11 +13,13 @@ from .conftest import Server, screenshot
 GAMES = ["hatflings", "hanbok_runway", "hatairo", "yamatai"]
 
 
-def create_from_lobby(page: Any, game: str, bots: list[str], name: str = "Ann", seed: int = 7) -> str:
-    """Fill the lobby's form: the game, one person (this page), the given bots and the seed; the table id."""
+def create_from_lobby(page: Any, game: str, bots: list[str], name: str = "Ann", seed: int | None = 7) -> str:
+    """Fill the lobby's form: the game, one person (this page), the given bots and the seed (None: the
+    server draws it); the table id."""
     page.select_option("#game", game)
-    page.click("details > summary")
-    page.fill("#seed", str(seed))
+    if seed is not None:
+        page.click("details > summary")
+        page.fill("#seed", str(seed))
     page.select_option("#players", str(len(bots) + 1))
     page.select_option("#seat-0", "human")
     for index, bot in enumerate(bots, start=1):
@@ -49,3 +51,7 @@ def test_a_person_plays_a_whole_game_against_a_bot(server: Server, open_page: Ca
     assert [float(cell) for cell in cells] == [float(total) for total in totals]
     # Every move is in the log, in words.
     assert page.locator("#log > li").count() == summary["version"]
+    # A seed of the creator's own against bots: the table says so, and the deal checks out at the end.
+    page.wait_for_selector("#deal.verified")
+    assert "Fixed deal" in page.inner_text("#deal") and "Deal verified" in page.inner_text("#deal")
+    assert page.inner_text("#deal .deal-seed") == "7"

@@ -23,6 +23,10 @@ def test_two_people_play_one_game_through_an_invite_link(
     ann.click("details > summary")
     ann.fill("#seed", "3")
     ann.fill("#your-name", "Ann")
+    # A seed of one's own where another person plays is refused unless the table says so to everybody.
+    ann.click("#create")
+    ann.wait_for_function("document.querySelector('.create .status').textContent.includes('fixed deal')")
+    ann.check("#fixed-deal")
     ann.click("#create")
     invite = ann.input_value("#invite-link")
     ann.click("#go-table")
@@ -30,11 +34,13 @@ def test_two_people_play_one_game_through_an_invite_link(
     assert "Waiting for every seat" in ann.inner_text("#turn")
 
     bob = open_page(invite)  # a second browser context: another person, elsewhere
+    assert "the table's creator chose the deal" in bob.inner_text(".join .fixed-deal-warning")
     bob.fill("#join-name", "Bob")
     bob.click("#join")
     bob.wait_for_selector("#board svg")
     table_id = invite.rsplit("/", 1)[1]
     watcher = open_page(server.url + "/")
+    assert watcher.locator(f"[data-table='{table_id}'] .fixed-deal").count() == 1
     watcher.click(f"[data-table='{table_id}'] >> text=Watch")
     watcher.wait_for_selector("#board svg")
     assert watcher.locator("#moves").is_hidden()
@@ -75,7 +81,11 @@ def test_a_reload_mid_game_resumes_and_the_replay_steps_through_it(
     server: Server, open_page: Callable[..., Any]
 ) -> None:
     page = open_page(server.url + "/")
-    table_id = create_from_lobby(page, "hatflings", ["random"])
+    table_id = create_from_lobby(page, "hatflings", ["random"], seed=None)
+    # The server drew the deal: its commitment is on the table from the start, seed and salt are not.
+    commitment = server.table(table_id)["deal"]["commitment"]
+    assert page.inner_text("#deal .deal-commitment") == commitment
+    assert "Deal committed" in page.inner_text("#deal") and page.locator("#deal .deal-seed").count() == 0
     play_clicks(page, decisions=8)
     page.wait_for_function(MY_TURN_OR_OVER)
     logged = page.locator("#log > li").count()
@@ -88,6 +98,9 @@ def test_a_reload_mid_game_resumes_and_the_replay_steps_through_it(
     assert "you" in page.inner_text("#players")
     play_clicks(page)
     total = server.table(table_id)["version"]
+    page.wait_for_selector("#deal.verified")
+    assert "seen by this browser during the game" in page.inner_text("#deal")
+    assert page.inner_text("#deal .deal-seed") == str(server.table(table_id)["seed"])
 
     page.click("#open-replay")
     page.wait_for_selector("#ply-slider")

@@ -4,6 +4,7 @@
 import { call, games, saveSeat } from "./api.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./app.js";
+import { noteDeal } from "./deal.js";
 
 const STRENGTHS = [
   ["human", "a person"],
@@ -62,6 +63,7 @@ function createForm(list, onCreated) {
   const players = h("select", { id: "players", name: "players" });
   const options = h("div", { class: "options" });
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, placeholder: "random" });
+  const fixedDeal = h("input", { id: "fixed-deal", name: "fixed_deal", type: "checkbox" });
   const seats = h("div", { class: "seats" });
   const summary = h("p", { class: "muted summary" });
   const name = h("input", { id: "your-name", name: "name", type: "text", value: localStorage.getItem("parlour.name") || "", placeholder: "your name", required: true, maxlength: 40 });
@@ -86,7 +88,8 @@ function createForm(list, onCreated) {
     summary,
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
     h("details", {}, h("summary", {}, "Options"), options,
-      h("div", { class: "field" }, h("label", { for: "seed" }, "seed"), seed, h("small", { class: "muted" }, "the same seed and moves give the same game; empty for a random one"))),
+      h("div", { class: "field" }, h("label", { for: "seed" }, "seed"), seed, h("small", { class: "muted" }, "the same seed and moves give the same game; empty: the server draws one and commits to it")),
+      h("div", { class: "field" }, h("label", { for: "fixed-deal" }, "fixed deal"), fixedDeal, h("small", { class: "muted" }, "needed for a seed of yours when other people play: everybody is told you chose the deal"))),
     h("fieldset", {}, h("legend", {}, "Seats: people or bots"), seats),
     h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
@@ -96,6 +99,13 @@ function createForm(list, onCreated) {
     event.preventDefault();
     const game = current();
     const seatSpecs = [...seats.querySelectorAll("select")].map((s) => s.value);
+    // The server refuses this too (chosen_seed); said here first, without a round trip.
+    if (seed.value !== "" && !fixedDeal.checked && seatSpecs.filter((spec) => spec === "human").length > 1) {
+      status.textContent = "Other people play at this table: leave the seed empty (the server draws the deal and commits to it), or tick “fixed deal” so that everybody is told you chose it.";
+      status.classList.add("error");
+      return;
+    }
+    status.classList.remove("error");
     status.textContent = "Creating…";
     try {
       const table = await call("/api/tables", {
@@ -105,9 +115,11 @@ function createForm(list, onCreated) {
           seats: seatSpecs,
           options: { players: Number(players.value), ...readOptions(form, game) },
           seed: seed.value === "" ? undefined : Number(seed.value),
+          fixed_deal: fixedDeal.checked || undefined,
         },
       });
       localStorage.setItem("parlour.name", name.value);
+      noteDeal(table.id, table.deal);
       if (seatSpecs.includes("human")) {
         const seat = await call(`/api/tables/${table.id}/join`, { method: "POST", body: { name: name.value } });
         saveSeat(table.id, { token: seat.token, seat: seat.seat, name: seat.name });
@@ -137,7 +149,9 @@ function tableRow(table) {
   }
   const result = table.result ? ` — winner${table.result.winners.length > 1 ? "s" : ""}: seat ${table.result.winners.join(", ")}` : "";
   return h("li", { class: "table-row", "data-table": table.id },
-    h("div", {}, h("strong", {}, table.title), ` · ${table.status}${result}`, h("br"), h("small", { class: "muted" }, seatsText(table))),
+    h("div", {}, h("strong", {}, table.title), ` · ${table.status}${result}`,
+      table.deal && table.deal.fixed ? h("span", { class: "tag fixed-deal", title: "the table's creator chose the deal" }, "fixed deal") : null,
+      h("br"), h("small", { class: "muted" }, seatsText(table))),
     h("div", { class: "row-actions" }, ...actions));
 }
 

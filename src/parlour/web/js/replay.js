@@ -3,6 +3,7 @@
 import { call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./app.js";
+import { showDeal } from "./deal.js";
 import { loadModule } from "./games/index.js";
 import { logEntry, seatName } from "./table.js";
 import { scoreTable } from "./scores.js";
@@ -35,6 +36,7 @@ export async function showReplay(app, tableId, startPly) {
     return entry;
   });
   const list = h("ol", { class: "log replay-log", id: "log" }, ...entries);
+  const deal = h("section", { class: "card deal", id: "deal" });
   const button = (id, text, to) => h("button", { type: "button", id, onclick: () => go(to()) }, text);
 
   let pending = 0;
@@ -70,7 +72,7 @@ export async function showReplay(app, tableId, startPly) {
       h("div", { class: "controls" },
         button("first", "« Start", () => 0), button("prev", "◀ Back", () => ply - 1),
         slider, button("next", "Next ▶", () => ply + 1), button("last", "End »", () => plies)),
-      h("section", { class: "card result" }, scoreTable(summary.result, seats))),
+      h("section", { class: "card result" }, scoreTable(summary.result, seats)), deal),
     h("aside", { class: "side" }, h("h2", {}, "Moves"), list)));
-  await go(ply);
+  await Promise.all([go(ply), showDeal(deal, tableId, summary.deal)]);
 }

@@ -4,6 +4,7 @@
 import { call, savedSeat, saveSeat } from "./api.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./app.js";
+import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
 import { loadModule } from "./games/index.js";
 import { Picker } from "./picker.js";
 import { scoreTable } from "./scores.js";
@@ -34,6 +35,7 @@ async function joinForm(app, tableId, summary) {
   const status = h("p", { class: "status", role: "status" });
   const form = h("form", { class: "card join" },
     h("h2", {}, `Join ${summary.title}`),
+    summary.deal && summary.deal.fixed ? fixedDealWarning() : null,
     h("p", {}, "Seats: ", summary.seats.map((s) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name : "free seat")).join(" · ")),
     h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
     h("div", { class: "field" }, h("label", { for: "join-seat" }, "Seat"), seat),
@@ -63,6 +65,7 @@ async function joinForm(app, tableId, summary) {
 export async function showTable(app, tableId) {
   const watch = new URLSearchParams(location.search).get("watch") === "1";
   let summary = await call(`/api/tables/${tableId}`);
+  noteDeal(tableId, summary.deal);
   let held = watch ? null : savedSeat(tableId);
   if (!held && !watch && summary.status === "open") held = await joinForm(app, tableId, summary);
   if (summary.status === "finished" && !held) {
@@ -101,6 +104,7 @@ class TablePage {
     this.hintButton = h("button", { type: "button", id: "hint", onclick: () => this.hint() }, "Hint");
     this.hintText = h("pre", { class: "hint", id: "hint-text", hidden: true });
     this.players = h("div", { class: "players", id: "players" });
+    this.deal = h("section", { class: "card deal", id: "deal" });
     this.result = h("section", { class: "card result", id: "result", hidden: true });
     this.log = h("ol", { class: "log", id: "log", "aria-live": "polite" });
     const rules = h("button", { type: "button", id: "rules", onclick: () => openRules(game) }, "Rules");
@@ -114,7 +118,7 @@ class TablePage {
           h("div", { class: "controls" }, this.backButton, this.choices),
           h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton, this.hintButton),
           this.hintText),
-        h("aside", { class: "side" }, this.players, h("h2", {}, "Game log"), this.log)));
+        h("aside", { class: "side" }, this.players, this.deal, h("h2", {}, "Game log"), this.log)));
 
     this.board.addEventListener("click", (event) => this.boardClick(event));
     this.board.addEventListener("keydown", (event) => {
@@ -198,6 +202,7 @@ class TablePage {
     this.picker.reset(message.legal || []);
     this.hintText.hidden = true;
     this.render();
+    if (message.deal) this.renderDeal(message.deal);
     // Once the game is over every move may be named: the log is fetched again with all the words.
     if (message.status === "finished" && !this.fullLog) {
       this.fullLog = true;
@@ -230,6 +235,14 @@ class TablePage {
       this.result.hidden = false;
       clear(this.result).append(scoreTable(message.result, seats), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
     }
+  }
+
+  /** The deal panel, drawn again only when the deal changes (it is revealed by the game's last move). */
+  renderDeal(deal) {
+    const shown = JSON.stringify(deal);
+    if (shown === this.shownDeal) return;
+    this.shownDeal = shown;
+    showDeal(this.deal, this.summary.id, deal);
   }
 
   stepPrompt() {

@@ -20,14 +20,14 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("game_tables") as batch:
-        batch.add_column(sa.Column("salt", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("commitment", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("fixed_deal", sa.Boolean(), nullable=False, server_default=sa.false()))
+    # Plain ADD COLUMN, never a batch copy of the table: on SQLite a batch rebuilds game_tables, and
+    # dropping the old copy would cascade to every table's seats and actions.
+    op.add_column("game_tables", sa.Column("salt", sa.String(64), nullable=True))
+    op.add_column("game_tables", sa.Column("commitment", sa.String(64), nullable=True))
+    op.add_column("game_tables", sa.Column("fixed_deal", sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game_tables") as batch:
-        batch.drop_column("fixed_deal")
-        batch.drop_column("commitment")
-        batch.drop_column("salt")
+    op.drop_column("game_tables", "fixed_deal")
+    op.drop_column("game_tables", "commitment")
+    op.drop_column("game_tables", "salt")
