@@ -89,7 +89,7 @@ def redraw_later(rng: Rng, count: int, near_top: dict[int, int]) -> Redraw | Non
     """
     if count < 2:
         return None  # one order only, and nothing drawn
-    within = tuple(sorted((depth, t) for t, depth in near_top.items()))
+    within = tuple(sorted((depth, t) for t, depth in near_top.items())) if near_top else ()
     pending = (rng.clone(), count, within)
     loose = count - len(within)
     rng.skip(max(loose - 1, 0) + len(within))  # Rng.shuffle draws once per item but the last
@@ -107,6 +107,10 @@ def redraw_now(items: list[int], pending: Redraw) -> None:
     rng, count, within = pending
     rng = rng.clone()  # the noted generator is shared by clones: leave it as it was
     unknown = sorted(items[:count])
+    if not within:
+        rng.shuffle(unknown)
+        items[:count] = unknown
+        return
     known = {t for _, t in within}
     if not known.issubset(unknown):
         raise ValueError(f"building tiles {sorted(known - set(unknown))} are known near the top but not re-drawn")

@@ -1057,13 +1057,17 @@ class YamataiState(State):
             # the tiles `seat` sees (on top, or in its hand while it previews) stay put
             known = twin.known_top[seat]
             deck = twin.deck
-            seen = set(deck[len(deck) - known :]).union(twin.preview)
-            above = len(twin.preview) + known  # depths count from above the tiles in hand
-            near_top = {t: depth - above for t, depth in known_to(twin.deck_within, seat).items() if t not in seen}
+            near_top: dict[int, int] = {}
+            if twin.deck_within:
+                seen = set(deck[len(deck) - known :]).union(twin.preview)
+                above = len(twin.preview) + known  # depths count from above the tiles in hand
+                facts = known_to(twin.deck_within, seat).items()
+                near_top = {t: depth - above for t, depth in facts if t not in seen}
             twin._deck_shuffle = redraw_later(rng, len(deck) - known, near_top)
-        # Other seats' private facts name tiles `seat` cannot know; how many tiles each knows in
-        # order on top is public, and in the copy they know the copy's tiles.
-        twin.deck_within = kept_for(twin.deck_within, seat)
+        if twin.deck_within:
+            # Other seats' private facts name tiles `seat` cannot know; how many tiles each knows
+            # in order on top is public, and in the copy they know the copy's tiles.
+            twin.deck_within = kept_for(twin.deck_within, seat)
         track, batches = twin.fleet_track, twin.fleet_batch
         face_down = range(SLOTS, len(track))
         for batch in sorted({batches[p] for p in face_down if track[p]}):
