@@ -47,6 +47,8 @@ class Served:
         command += ["--db", str(folder / "parlour.sqlite"), "--bot-delay", "0", "--log-level", "warning"]
         command += ["--header-timeout", str(HEADER_TIMEOUT), "--body-timeout", str(BODY_TIMEOUT)]
         command += ["--keep-alive-timeout", str(KEEP_ALIVE)]
+        # Every test here opens tables from the same address: the lobby's quotas are not under test.
+        command += ["--tables-per-client", "0", "--table-rate", "0"]
         self.process = subprocess.Popen(command, stdout=self.log, stderr=self.log)
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
