@@ -282,18 +282,22 @@ def test_a_seat_still_knows_its_tiles_are_among_those_someone_else_looked_at() -
     assert state.view(2)["known_deck_top"] == ["B20", "B07", "B04"]
 
 
-def test_every_fact_a_view_states_is_true_in_random_games() -> None:
-    # what any seat (or a spectator) is told it knows about the deck is true, all game long
+def test_every_fact_a_view_states_is_true_in_random_games_and_in_their_determinizations() -> None:
+    # what any seat (or a spectator) is told it knows about the deck is true, all game long, and
+    # stays true in every world re-drawn for that seat
     rng = Rng(17)
     facts_seen = 0
     for players, seed in ((2, 0), (3, 1), (4, 2)):
         state = fresh(players, seed)
         while not state.is_terminal():
-            looked_at = state.deck + state.preview  # the tiles in hand all go back on top
             for seat in (None, *range(players)):
-                for code, within in _near_top(state, seat).items():
-                    facts_seen += 1
-                    assert _depth(looked_at, code) <= within, (seat, code, within)
+                facts = _near_top(state, seat)
+                worlds = [state] if seat is None else [state, state.determinize(seat, rng.spawn())]
+                for world in worlds:
+                    looked_at = world.deck + world.preview  # the tiles in hand all go back on top
+                    for code, within in facts.items():
+                        facts_seen += 1
+                        assert _depth(looked_at, code) <= within, (len(state.history), seat, code, within)
             state.apply(rng.choice(state.legal_actions()))
     assert facts_seen > 100
 

@@ -52,6 +52,9 @@ class Yamatai(Game):
     title = "Yamataï"
     summary = "draft fleets, chain boats through the archipelago, build the capital and recruit specialists"
     perfect_information = False
+    revealing_events = frozenset({"preview", "round", "game_over"})
+    """Steps that may show a seat building tiles or specialists drawn from a deck it could not know
+    in order (a preview, the refills at the end of a round), even tiles it has seen before."""
     options_spec = (
         Option("players", int, 4, "number of players", choices=(2, 3, 4)),
         Option(
