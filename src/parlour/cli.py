@@ -356,7 +356,7 @@ def verify_deal(
         checked = deal.verify_table(table, commitment)
     except deal.DealError as error:
         raise fail(str(error), 1) from None
-    chosen = "chosen by the table's creator (fixed deal)" if checked.fixed else "drawn by the server"
+    chosen = "a fixed deal, chosen by the table's creator" if checked.fixed else "drawn by the server"
     # Plain lines, never wrapped: the seed, salt and commitment are copied from here.
     typer.echo(f"deal verified: table {checked.table}, seed {checked.seed} ({chosen})")
     typer.echo(f"salt {checked.salt}")

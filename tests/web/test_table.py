@@ -40,7 +40,8 @@ def test_two_people_play_one_game_through_an_invite_link(
     bob.wait_for_selector("#board svg")
     table_id = invite.rsplit("/", 1)[1]
     watcher = open_page(server.url + "/")
-    assert watcher.locator(f"[data-table='{table_id}'] .fixed-deal").count() == 1
+    # The lobby's list tells a fixed deal apart.
+    assert watcher.wait_for_selector(f"[data-table='{table_id}'] .fixed-deal").inner_text() == "fixed deal"
     watcher.click(f"[data-table='{table_id}'] >> text=Watch")
     watcher.wait_for_selector("#board svg")
     assert watcher.locator("#moves").is_hidden()

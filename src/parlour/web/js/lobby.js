@@ -99,9 +99,14 @@ function createForm(list, onCreated) {
     event.preventDefault();
     const game = current();
     const seatSpecs = [...seats.querySelectorAll("select")].map((s) => s.value);
-    // The server refuses this too (chosen_seed); said here first, without a round trip.
-    if (seed.value !== "" && !fixedDeal.checked && seatSpecs.filter((spec) => spec === "human").length > 1) {
-      status.textContent = "Other people play at this table: leave the seed empty (the server draws the deal and commits to it), or tick “fixed deal” so that everybody is told you chose it.";
+    // The server refuses these too (chosen_seed, bad_seed); said here first, without a round trip.
+    let refusal = null;
+    if (fixedDeal.checked && seed.value === "") refusal = "A fixed deal is the seed you choose: give a seed, or untick “fixed deal”.";
+    else if (seed.value !== "" && !fixedDeal.checked && seatSpecs.filter((spec) => spec === "human").length > 1) {
+      refusal = "Other people play at this table: leave the seed empty (the server draws the deal and commits to it), or tick “fixed deal” so that everybody is told you chose it.";
+    }
+    if (refusal) {
+      status.textContent = refusal;
       status.classList.add("error");
       return;
     }
