@@ -56,6 +56,8 @@ def free_port() -> int:
 def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "parlour.cli", "serve", "--host", HOST, "--port", str(port), "--db", db]
     command += ["--bot-delay", "0", "--log-level", "warning"]
+    # Every client opens its tables from 127.0.0.1: the limits per client address would stop them.
+    command += ["--tables-per-client", "0", "--table-rate", "0"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -177,14 +177,17 @@ class Store:
         ids = [row.id for row in rows]
         seats: dict[str, list[StoredSeat]] = {table_id: [] for table_id in ids}
         actions: dict[str, list[tuple[int, int]]] = {table_id: [] for table_id in ids}
+        # Plain rows rather than ORM objects: a restart reads every unfinished table's actions.
+        seat_columns = (SeatRow.table_id, SeatRow.seat, SeatRow.agent, SeatRow.name, SeatRow.token_hash)
+        action_columns = (ActionRow.table_id, ActionRow.action_id, ActionRow.seat)
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(chunk)).order_by(SeatRow.seat)):
-                seats[seat.table_id].append(StoredSeat(seat.seat, seat.agent, seat.name, seat.token_hash))
-            for action in session.scalars(
-                select(ActionRow).where(ActionRow.table_id.in_(chunk)).order_by(ActionRow.table_id, ActionRow.ply)
-            ):
-                actions[action.table_id].append((action.action_id, action.seat))
+            chosen = select(*seat_columns).where(SeatRow.table_id.in_(chunk)).order_by(SeatRow.seat)
+            for table_id, seat, agent, name, token_hash in session.execute(chosen):
+                seats[table_id].append(StoredSeat(seat, agent, name, token_hash))
+            played = select(*action_columns).where(ActionRow.table_id.in_(chunk))
+            for table_id, action_id, seat in session.execute(played.order_by(ActionRow.table_id, ActionRow.ply)):
+                actions[table_id].append((action_id, seat))
         return [
             StoredTable(
                 row.id,
