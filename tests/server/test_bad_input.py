@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,8 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from websockets.exceptions import ConnectionClosed
 
+from parlour.server.errors import ServerError
+from parlour.server.guard import check_text
 from parlour.server.ws import FLOOD_CLOSE
 
 from .conftest import LiveServer, Player
@@ -348,3 +351,24 @@ def test_a_text_field_in_a_websocket_message_is_checked_for_control_characters(s
     seated.ann.send_raw('{"type": "ping", "\\u2066id": 1}')
     # The message names the field without repeating the character itself.
     refused(seated.ann, seated, "bad_text", "the field name '\\u2066id': the character U+2066")
+
+
+# Bidirectional classes of the characters that embed, override or isolate a run of text.
+BIDI_CONTROLS = {"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"}
+
+
+def test_every_control_and_bidi_control_character_is_refused_and_names_of_the_world_are_not() -> None:
+    forged = [
+        chr(code)
+        for code in range(0x10000)
+        if unicodedata.category(chr(code)) == "Cc" or unicodedata.bidirectional(chr(code)) in BIDI_CONTROLS
+    ]
+    forged += ["\u200e", "\u200f", "\u061c"]  # the marks: left-to-right, right-to-left, Arabic letter
+    assert len(forged) == 65 + 9 + 3
+    for char in forged:
+        with pytest.raises(ServerError) as refused:
+            check_text(f"Ann{char}", "name")
+        assert refused.value.code == "bad_text" and f"U+{ord(char):04X}" in refused.value.message
+        assert char not in refused.value.message
+    for name in ("Zoë", "李小龍", "Ann-Marie O'Neil", "نور", "👩‍👩‍👧", "Ünal 🎲"):
+        check_text(name, "name")

@@ -95,7 +95,8 @@ def _check_value(value: Any, max_depth: int) -> None:
             raise too_deep(max_depth)
         for key, child in children:
             if isinstance(key, str):
-                check_text(key, f"the field name {where + '.' if where else ''}{key[:40]!r}")
+                # repr: the name is shown with the refused character escaped, never as it is.
+                check_text(key, f"the field name {key[:40]!r}" + (f" in {where}" if where else ""))
                 place = f"{where}.{key}" if where else key
             else:
                 place = f"{where}[{key}]"
