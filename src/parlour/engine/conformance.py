@@ -6,10 +6,14 @@ anyone adding a game: a game that passes these keeps the promises of the engine 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from parlour.engine.actions import Event
 from parlour.engine.errors import IllegalAction
 from parlour.engine.game import TERMINAL, Game, State
 from parlour.engine.records import replay
@@ -107,3 +111,318 @@ def finish_randomly(state: State, seed: int) -> Any:
     while not state.is_terminal():
         state.apply(rng.choice(state.legal_actions()))
     return state.returns()
+
+
+# --- hidden information -----------------------------------------------------------------------
+#
+# A seat must not be able to tell apart two positions that differ only in what it cannot see, and
+# a determinization must be one of those positions. The checks below build such "sibling" positions
+# in two independent ways: by `determinize`, and by replaying the real game from its seed with the
+# other seats' moves replaced by others that show the seat exactly the same thing (a different
+# kept card, a different hidden pick). Then:
+#   (a) the seat's observation is the same in every sibling: view, render, the legal moves and the
+#       reasons given for illegal ones when it is to move, every adapter observation passed in;
+#   (b) `determinize(seat, rng)` of every sibling is the same world as that of the real position:
+#       all seats' views, renders and legal moves, now and along the same random continuation
+#       (so the order of hidden cards and the generator's future cannot depend on the real ones);
+#       and the advice a person may ask for (the server's hint) is the same move;
+#   (c) a determinization agrees with everything the seat knows: the real and the drawn positions
+#       play the same moves, and the seat's observation must stay the same until a step that
+#       shows it something it could not have known: a name it never saw, a face-down (null) value
+#       turned up, a draw from the game's generator (`state.rng`), or an event of a kind the game
+#       lists in `revealing_events` (a draw from a deck shuffled at the start, a hand passed on by
+#       someone who took a card from it). At such a draw or event the drawn world may show other
+#       things, but not a name the seat never saw when the real world shows only names it knows.
+
+Observer = Callable[[State, int], Any]
+"""What one seat observes through some interface (an adapter's tensor, a text): equal values for
+positions the seat cannot tell apart. Return something comparable with ==, such as bytes or str."""
+
+Advice = Callable[[State], Any]
+"""A recommendation for the seat to move (for example the hint's move id)."""
+
+HIDDEN_DRAWS = 2
+"""Determinizations drawn per seat and position by `check_hidden_at`."""
+HIDDEN_FUTURE = 40
+"""How many steps of a continuation (b) and of playing on (c) are compared."""
+SWAP_TRIES = 4
+"""Alternative moves tried per step when replaying the game with other hidden choices."""
+ILLEGAL_REASONS = 6
+"""How many refused moves' reasons are part of the observation of the seat to move."""
+
+
+def _view_json(state: State, seat: int | None) -> str:
+    return json.dumps(state.view(seat), sort_keys=True)
+
+
+def _events_json(events: list[Event], seat: int) -> str:
+    return json.dumps([event.to_json() for event in events if event.visible_to(seat)], sort_keys=True, default=str)
+
+
+def observation(state: State, seat: int, observers: Sequence[Observer] = ()) -> dict[str, Any]:
+    """Everything `seat` is shown of `state`, field by field."""
+    seen: dict[str, Any] = {
+        "view": _view_json(state, seat),
+        "render": state.render(seat),
+        "to move": state.current_player(),
+        # A spectator sees less than any seat, so it cannot tell these positions apart either.
+        "spectator view": _view_json(state, None),
+        "spectator render": state.render(None),
+    }
+    if state.current_player() == seat:
+        legal = state.legal_actions()
+        seen["legal"] = [action.label for action in legal]
+        legal_ids = {action.id for action in legal}
+        refused = [action for action in state.game.actions if action.id not in legal_ids][:ILLEGAL_REASONS]
+        seen["refusals"] = [state.why_illegal(action) for action in refused]
+    for index, observer in enumerate(observers):
+        seen[f"observer {index}"] = observer(state, seat)
+    return seen
+
+
+def _difference(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
+    for name in mine.keys() | theirs.keys():
+        a, b = mine.get(name), theirs.get(name)
+        if a == b:
+            continue
+        if isinstance(a, str) and isinstance(b, str):
+            for line_a, line_b in zip([*a.splitlines(), ""], [*b.splitlines(), ""], strict=False):
+                if line_a != line_b:
+                    return f"{name} differs: {line_a[:160]!r} / {line_b[:160]!r}"
+        return f"{name} differs"
+    return "nothing differs"
+
+
+def revealing_events(game: Game) -> frozenset[str]:
+    """The kinds of event that may show a seat something it could not know, such as a card drawn
+    from a deck shuffled at the start (the generator is not used at the draw, and the card's name
+    may be one the seat has seen before). A game lists them as `revealing_events` on its class."""
+    kinds: frozenset[str] = frozenset(getattr(game, "revealing_events", ()))
+    return kinds
+
+
+def _generator(state: State) -> int | None:
+    rng = getattr(state, "rng", None)
+    return rng.state if isinstance(rng, Rng) else None
+
+
+def _leaves(value: Any, path: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            out.update(_leaves(item, f"{path}/{key}"))
+        return out
+    if isinstance(value, list):
+        out = {}
+        for index, item in enumerate(value):
+            out.update(_leaves(item, f"{path}/{index}"))
+        return out
+    return {path: value}
+
+
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _strings(view: dict[str, Any]) -> set[str]:
+    """The names in a view (and its keys, which are names too): every JSON string in it."""
+    return {json.loads(f'"{text}"') if "\\" in text else text for text in _QUOTED.findall(json.dumps(view))}
+
+
+def _shows_news(view: dict[str, Any], before: dict[str, Any], seen: set[str]) -> bool:
+    """Whether `view` shows its seat a value it could not have known: a name it never saw, or a
+    number where the previous view showed a face-down (null) value."""
+    old = _leaves(before)
+    for path, value in _leaves(view).items():
+        if isinstance(value, str):
+            if value not in seen:
+                return True
+        elif value is not None and path in old and old[path] is None:
+            return True
+    return False
+
+
+def seen_strings(state: State, seat: int) -> set[str]:
+    """Every name `seat` has been shown in the views of the game so far (replayed from the seed)."""
+    replayed = state.game.new_state(seed=state.seed)
+    seen = _strings(replayed.view(seat))
+    for action_id in state.history:
+        replayed.apply(action_id)
+        seen |= _strings(replayed.view(seat))
+    return seen
+
+
+def swapped_sibling(state: State, seat: int, rng: Rng, tries: int = SWAP_TRIES) -> State | None:
+    """The game replayed from its seed with other seats' moves replaced, where possible, by moves
+    that show `seat` the same thing (view and events): a position the seat cannot tell from `state`
+    found without `determinize`. None when the replay could not keep the seat's view."""
+    game = state.game
+    real = game.new_state(seed=state.seed)
+    twin = game.new_state(seed=state.seed)
+    for action_id in state.history:
+        mover = real.current_player()
+        if mover == seat:
+            if [a.id for a in twin.legal_actions()] != [a.id for a in real.legal_actions()]:
+                raise ConformanceError(
+                    f"seat {seat} is offered different moves in positions it cannot tell apart "
+                    f"(after {len(real.history)} moves)"
+                )
+            shown = (_events_json(twin.apply(action_id), seat), _view_json(twin, seat))
+            if shown != (_events_json(real.apply(action_id), seat), _view_json(real, seat)):
+                return None  # her own move showed her another seat's earlier choice, as it may
+            continue
+        target = (_events_json(real.apply(action_id), seat), _view_json(real, seat))
+        legal = [a.id for a in twin.legal_actions()]
+        candidates = [rng.choice(legal) for _ in range(tries)] + [action_id]
+        for candidate in candidates:
+            if candidate not in legal:
+                continue
+            trial = twin.clone()
+            if (_events_json(trial.apply(candidate), seat), _view_json(trial, seat)) == target:
+                twin = trial
+                break
+        else:
+            return None
+    return twin
+
+
+def _future(world: State, rng: Rng, steps: int) -> list[str]:
+    """Digests of everything every seat is shown along a random continuation of `world`."""
+    seats: list[int | None] = [None, *range(world.game.num_players)]
+    world = world.clone()
+    digests = []
+    for step in range(steps + 1):
+        # Every seat's text at the start; then the views (the text follows from the same state).
+        shown: list[Any] = [[world.view(seat), world.render(seat) if step == 0 else ""] for seat in seats]
+        shown.append([world.current_player(), [a.id for a in world.legal_actions()] if not world.is_terminal() else []])
+        digests.append(hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest())
+        if world.is_terminal():
+            break
+        world.apply(rng.choice(world.legal_actions()))
+    return digests
+
+
+def determinized_futures_agree(state: State, other: State, seat: int, rng: Rng, steps: int = HIDDEN_FUTURE) -> bool:
+    """(b) for two positions `seat` cannot tell apart: `determinize(seat, ·)` with the same generator
+    gives the same world, seen by every seat along the same random continuation."""
+    key = rng.next64()
+    mine = _future(state.determinize(seat, Rng(key)), Rng(key + 1), steps)
+    return mine == _future(other.determinize(seat, Rng(key)), Rng(key + 1), steps)
+
+
+def _play_on(
+    real: State, drawn: State, seat: int, rng: Rng, seen: set[str], observers: Sequence[Observer], steps: int
+) -> None:
+    """(c): play the same moves in the real and the drawn position; until a step shows the seat
+    something new, it must see the same in both."""
+    real, drawn = real.clone(), drawn.clone()
+    revealing = revealing_events(real.game)
+    for step in range(steps):
+        if real.is_terminal() or drawn.is_terminal():
+            return
+        drawn_ids = {a.id for a in drawn.legal_actions()}
+        common = [a for a in real.legal_actions() if a.id in drawn_ids]
+        if not common:
+            return  # another seat's hidden cards differ, as they may
+        action = rng.choice(common)
+        before = real.view(seat)
+        generators = (_generator(real), _generator(drawn))
+        happened = real.apply(action)
+        events = (_events_json(happened, seat), _events_json(drawn.apply(action), seat))
+        chance = generators != (_generator(real), _generator(drawn))
+        shown = real.view(seat)
+        if _shows_news(shown, before, seen):
+            return  # the real game showed her something she could not know: the worlds may part
+        declared = any(event.kind in revealing and event.visible_to(seat) for event in happened)
+        if chance or declared:
+            # A draw, or what a passed hand says of who took what: the drawn world may show her
+            # other things here, but never a name she has not seen where the real one shows none.
+            unseen = {value for value in _leaves(drawn.view(seat)).values() if isinstance(value, str)} - seen
+            if unseen:
+                raise ConformanceError(
+                    f"a determinization for seat {seat} forgets what it knows: {step + 1} moves on "
+                    f"({action.label!r}) it shows her {sorted(unseen)[:3]}, where she can only see cards she knows"
+                )
+            return
+        mine, theirs = observation(real, seat, observers), observation(drawn, seat, observers)
+        if events[0] != events[1] or mine != theirs:
+            what = "the events shown" if events[0] != events[1] else _difference(mine, theirs)
+            raise ConformanceError(
+                f"a determinization for seat {seat} forgets what it knows: {step + 1} moves on "
+                f"({action.label!r}), nothing new was shown, yet {what}"
+            )
+        seen |= _strings(shown)
+
+
+def check_hidden_at(
+    state: State,
+    seat: int,
+    rng: Rng,
+    observers: Sequence[Observer] = (),
+    advice: Advice | None = None,
+    seen: set[str] | None = None,
+    future: int = HIDDEN_FUTURE,
+) -> None:
+    """(a), (b) and (c) above for one position and one seat. `seen`: the names the seat has been
+    shown so far (computed by replaying the game when not given); `future`: how many steps (b)
+    and (c) follow."""
+    if seen is None:
+        seen = seen_strings(state, seat)
+    mine = observation(state, seat, observers)
+    drawn = [state.determinize(seat, Rng(rng.next64())) for _ in range(HIDDEN_DRAWS)]
+    swapped = swapped_sibling(state, seat, rng)
+    siblings = [(f"determinize({seat}) draw {k}", world) for k, world in enumerate(drawn)]
+    if swapped is not None:
+        siblings.append(("the game replayed with other hidden choices", swapped))
+    for name, world in siblings:
+        theirs = observation(world, seat, observers)
+        if theirs != mine:
+            raise ConformanceError(
+                f"seat {seat} can tell {name} from the real position after {len(state.history)} moves: "
+                + _difference(mine, theirs)
+            )
+    key = rng.next64()
+    reference = _future(state.determinize(seat, Rng(key)), Rng(key + 1), future)
+    for name, world in siblings:
+        digests = _future(world.determinize(seat, Rng(key)), Rng(key + 1), future)
+        if digests != reference:
+            step = next(i for i, (a, b) in enumerate(zip([*digests, ""], [*reference, ""], strict=False)) if a != b)
+            raise ConformanceError(
+                f"determinize({seat}) depends on what seat {seat} cannot see: from {name} it gives a "
+                f"different world (after {len(state.history)} moves; {step} moves into the continuation)"
+            )
+    if advice is not None and state.current_player() == seat:
+        expected = advice(state)
+        for name, world in siblings:
+            if advice(world) != expected:
+                raise ConformanceError(f"the advice for seat {seat} changes with what it cannot see ({name})")
+    for world in drawn:
+        _play_on(state, world, seat, Rng(rng.next64()), set(seen), observers, future)
+
+
+def check_hidden_information(
+    game: Game,
+    seed: int,
+    positions: int = 3,
+    observers: Sequence[Observer] = (),
+    advice: Advice | None = None,
+    early: Sequence[int] = (2, 5),
+) -> None:
+    """Hidden-information checks (a), (b) and (c) at some positions of one random game: the steps
+    in `early` (set-ups hide most) and `positions` more spread over the game, for every seat."""
+    final = game.new_state(seed=seed)
+    rng = Rng(seed ^ 0xC0DE)
+    while not final.is_terminal():
+        final.apply(rng.choice(final.legal_actions()))
+    length = len(final.history)
+    spread = [length * (2 * k + 1) // (2 * positions) for k in range(positions)]
+    steps = sorted({step for step in [*early, *spread] if step < length})
+    state = game.new_state(seed=seed)
+    seats = range(game.num_players)
+    seen = [_strings(state.view(seat)) for seat in seats]
+    for step, action_id in enumerate(final.history):
+        if step in steps:
+            for seat in seats:
+                check_hidden_at(state, seat, Rng(seed + 7919 * step + seat), observers, advice, seen[seat])
+        state.apply(action_id)
+        for seat in seats:
+            seen[seat] |= _strings(state.view(seat))

@@ -45,6 +45,9 @@ class HanbokRunway(Game):
     # Searches judge each drawn world as it was drawn, and finish the rest of a seat's turn (an
     # oval's target, a second set) greedily before judging it: see docs/bots.md, Hanbok Runway.
     search_defaults: ClassVar[dict[str, Any]] = {"reveal": True, "finish": 2, "fpu": True}
+    # Events that show a seat what it could not know (engine.conformance): a draw from a deck of
+    # repeated card kinds, and a token's value seen or turned up.
+    revealing_events: ClassVar[frozenset[str]] = frozenset({"draw", "earn", "peek", "flip"})
     options_spec = (
         Option("players", int, 2, "number of players", choices=(2,)),
         Option("start_player", int, -1, "seat of the start player (-1: drawn from the seed)", choices=(-1, 0, 1)),

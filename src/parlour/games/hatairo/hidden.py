@@ -54,13 +54,13 @@ def redeal_setup(twin: HatairoState, seat: int, rng: Rng) -> None:
 
 
 def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[int]:
-    """Re-deal the other seats' draft: their picks and, during the draft, the hands they hold.
+    """Re-deal the other seats' draft: their picks, what they passed on and the hands they hold.
 
     Follows every hand around the table (hand p is at seat p + i in round i). Picks made before the
     hand first reached `seat` come from the cards she never saw; between two of her looks at it they
     are exactly the cards that went missing; after her last look they are drawn from what she saw
     then, and the rest is what its holder has now (or, after the draft, what went back to the Flag
-    Supply). Returns the cards that go back to the Flag Supply.
+    Supply). Cards keep the order she saw them in. Returns the cards that go back to the Flag Supply.
     """
     from parlour.games.hatairo.rules import DEALT, DRAFTING, KEPT
 
@@ -68,6 +68,7 @@ def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[i
     own = twin.boards[seat]
     drafting = twin.phase == DRAFTING
     rounds = twin.draft_round + 1 if drafting else KEPT
+    passes = twin.draft_round if drafting else KEPT - 1
 
     def picked(owner: int, round_: int) -> bool:
         # Seats pick in seat order within a round; after the draft every pick is made.
@@ -79,48 +80,69 @@ def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[i
         return own.hand if drafting else own.returned
 
     picks: dict[Slot, int] = {}
-    held: dict[int, list[int]] = {}  # during the draft: the hand each other seat holds now
+    passed: dict[Slot, list[int]] = {}  # what a seat passed on after its pick in a round
+    held: dict[int, list[int]] = {}  # the hand each other seat holds now (during the draft)
     to_supply: list[int] = []
     for start in range(n):
+        slots: list[Slot] = []  # every pick made from this hand, in round order
+        order: list[int] = []  # the hand's cards in the order they lie in it
         known: list[int] | None = None  # the hand's cards at her last look, or None before she saw it
-        pending: list[Slot] = []  # picks from this hand since her last look
+        pending: list[Slot] = []  # other seats' picks from this hand since her last look
         for round_ in range(rounds):
             owner = (start + round_) % n
             if owner != seat:
                 if picked(owner, round_):
                     pending.append((owner, round_))
+                    slots.append((owner, round_))
                 continue
             there = left_after_her_pick(round_)
-            before = there + own.picks[round_ : round_ + 1]
-            gone = pool if known is None else _shuffled(set(known) - set(before), rng)
-            if known is not None and len(gone) != len(pending):
-                raise AssertionError(f"hand {start}: {len(gone)} cards went missing for {len(pending)} picks")
-            for slot in pending:
-                picks[slot] = gone.pop()
+            mine = own.picks[round_ : round_ + 1]
+            if known is None:
+                for slot in pending:
+                    picks[slot] = pool.pop()
+                order = [picks[slot] for slot in pending] + mine + there
+            else:
+                gone = _shuffled(set(known) - set(there) - set(mine), rng)
+                if len(gone) != len(pending):
+                    raise AssertionError(f"hand {start}: {len(gone)} cards went missing for {len(pending)} picks")
+                for slot in pending:
+                    picks[slot] = gone.pop()
+            if mine:
+                picks[(seat, round_)] = mine[0]
+                slots.append((seat, round_))
             pending = []
-            known = sorted(there)
+            known = list(there)
         holder = (start + rounds - 1) % n
-        if holder == seat:
-            continue
         size = len(twin.boards[holder].hand) if drafting else DEALT - KEPT
-        # Never seen: all of it from the unseen cards; seen: what she saw then, minus the picks since.
-        cards = [pool.pop() for _ in range(len(pending) + size)] if known is None else _shuffled(set(known), rng)
-        for slot in pending:
-            picks[slot] = cards.pop()
-        if len(cards) != size:
-            raise AssertionError(f"hand {start}: {len(cards)} cards left where {size} are known to be")
-        if drafting:
-            held[holder] = cards
-        else:
-            to_supply += cards
+        if known is None:  # never seen: all of it from the cards she never saw
+            for slot in pending:
+                picks[slot] = pool.pop()
+            rest = [pool.pop() for _ in range(size)]
+            order = [picks[slot] for slot in pending] + rest
+        else:  # seen: what she saw then, minus a pick by each seat it reached since
+            rest = list(known)
+            for slot in pending:
+                picks[slot] = rest.pop(rng.randrange(len(rest)))
+        if len(rest) != size:
+            raise AssertionError(f"hand {start}: {len(rest)} cards left where {size} are known to be")
+        for owner, round_ in slots:
+            later = {picks[slot] for slot in slots if slot[1] > round_}
+            passed[(owner, round_)] = [card for card in order if card in later or card in rest]
+        if holder != seat:
+            if drafting:
+                held[holder] = rest
+            else:
+                to_supply += rest
     for owner in range(n):
         if owner == seat:
             continue
         board = twin.boards[owner]
         board.picks = [picks[(owner, round_)] for round_ in range(len(board.picks))]
+        board.passed = [passed[(owner, round_)] for round_ in range(passes)]
         if drafting:
             board.hand = held[owner]
         else:
+            board.returned = passed[(owner, KEPT - 1)]
             _keep_like_before(board, board.picks, rng)
     return to_supply
 
