@@ -372,3 +372,17 @@ def test_every_control_and_bidi_control_character_is_refused_and_names_of_the_wo
         assert char not in refused.value.message
     for name in ("Zoë", "李小龍", "Ann-Marie O'Neil", "نور", "👩‍👩‍👧", "Ünal 🎲"):
         check_text(name, "name")
+
+
+def test_a_fault_of_the_server_answers_in_the_error_shape(server: LiveServer, monkeypatch: Any) -> None:
+    table = server.create("nim", ["human", "random"])["id"]
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server.app.state.hub, "table", broken)
+    response = server.http.get(f"/api/tables/{table}")
+    assert response.status_code == 500
+    assert response.json() == {
+        "error": {"code": "internal_error", "message": "the server failed to answer this request"}
+    }

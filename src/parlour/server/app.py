@@ -138,6 +138,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = {"error": {"code": code, "message": str(error.detail)}}
         return JSONResponse(body, status_code=error.status_code, headers=error.headers)
 
+    @app.exception_handler(Exception)
+    async def server_fault(_request: Request, _error: Exception) -> JSONResponse:
+        # A fault of the server's own: the traceback goes to the log (Starlette re-raises it),
+        # the client gets the usual shape and nothing of the fault's details.
+        body = {"error": {"code": "internal_error", "message": "the server failed to answer this request"}}
+        return JSONResponse(body, status_code=500)
+
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
         return hub
