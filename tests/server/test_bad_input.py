@@ -386,3 +386,23 @@ def test_a_fault_of_the_server_answers_in_the_error_shape(server: LiveServer, mo
     assert response.json() == {
         "error": {"code": "internal_error", "message": "the server failed to answer this request"}
     }
+
+
+def test_a_fault_answering_a_message_keeps_the_socket(seated: Seated, monkeypatch: Any) -> None:
+    table = seated.server.app.state.hub.tables[seated.table]
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    seated.offenders.append(seated.ann)
+    monkeypatch.setattr(table, "sync_message", broken)
+    seated.ann.send(type="sync", id="s1")
+    error = seated.ann.error()
+    monkeypatch.undo()
+    assert error == {
+        "type": "error",
+        "code": "internal_error",
+        "message": "the server failed to answer this message",
+        "id": "s1",
+    }
+    assert seated.ann.version() == 0  # the same connection goes on

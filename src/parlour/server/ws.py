@@ -15,8 +15,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.server.clients import Client, RateLimit
 from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
 from parlour.server.guard import read_json
+from parlour.server.hub import Hub
 from parlour.server.logs import log
 from parlour.server.table import LiveTable
 
@@ -188,6 +188,11 @@ class Connection:
                 await self._act(message)
         except ServerError as error:
             self.client.error(error.code, error.message, ref)
+        except Exception:
+            # A fault of the server's own: logged with its traceback; the client is told and keeps
+            # its connection (a move is committed before anything changes, so nothing half-happened).
+            log.exception("message failed", extra={"event": "server_fault", "table": self.table.id, "kind": kind})
+            self.client.error("internal_error", "the server failed to answer this message", ref)
 
     async def _act(self, message: dict[str, Any]) -> None:
         if self.client.seat is None:
