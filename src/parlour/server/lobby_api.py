@@ -1,0 +1,142 @@
+"""The lobby over HTTP: the games, the tables, opening a table, taking a seat, and invite links."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse
+from pydantic import Field
+
+from parlour.agents import agent_kinds
+from parlour.engine.errors import InvalidOption
+from parlour.engine.registry import game_class, game_classes
+from parlour.server.errors import ServerError
+from parlour.server.guard import JSON_TYPES, exactly
+from parlour.server.quotas import client_address
+from parlour.server.requests import Strict, base_url, hub_of, invite
+from parlour.server.table import FINISHED, OPEN, RUNNING
+
+StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
+STATUSES = (OPEN, RUNNING, FINISHED)
+FINISHED_LISTED = 50
+
+router = APIRouter()
+
+OptionValue = Annotated[
+    int | bool | str, exactly(int, bool, str, what="an option is a whole number, true/false or text")
+]
+
+
+def check_option_types(game: str, options: dict[str, Any]) -> None:
+    """Each option given as the JSON type the game declares; the engine would also read "2" as 2."""
+    try:
+        cls = game_class(game)
+    except InvalidOption:
+        return  # the hub answers unknown_game
+    declared = {option.name: option for option in cls.options_spec}
+    for name, value in options.items():
+        option = declared.get(name)
+        if option is not None and type(value) is not option.type:
+            wanted = JSON_TYPES.get(option.type, option.type.__name__)
+            given = json.dumps(value)[:60]
+            raise ServerError("invalid_option", f"{cls.name} option {name} takes {wanted}, got {given}", 422)
+
+
+class CreateTable(Strict):
+    game: str = Field(max_length=64, description="a game name from /api/games, e.g. hatflings")
+    seats: list[Annotated[str, Field(max_length=200)]] = Field(
+        min_length=1, max_length=12, description="one entry per seat: 'human' or an agent spec such as 'random'"
+    )
+    options: dict[str, OptionValue] = Field(default_factory=dict, description="the game's options")
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        lt=2**62,
+        description="seed of the game, drawn by the server if not given; a table with more than one "
+        "person's seat takes a chosen seed only with fixed_deal",
+    )
+    fixed_deal: bool = Field(
+        default=False, description="the creator chose the deal (seed): every seat and spectator is told so"
+    )
+
+
+class JoinTable(Strict):
+    name: str = Field(min_length=1, max_length=40, description="the display name shown to the table")
+    seat: int | None = Field(default=None, description="the seat to take; the first free one if not given")
+
+
+@router.get("/api/games", tags=["lobby"])
+async def games() -> list[dict[str, Any]]:
+    """Every game with its player counts and options, and the bots that can fill a seat."""
+    kinds = agent_kinds()
+    return [
+        {
+            "name": name,
+            "title": cls.title,
+            "summary": cls.summary,
+            "players": list(cls.player_counts()),
+            "options": [
+                {
+                    "name": option.name,
+                    "type": option.type.__name__,
+                    "default": option.default,
+                    "help": option.help,
+                    "choices": list(option.choices) if option.choices is not None else None,
+                    "minimum": option.minimum,
+                    "maximum": option.maximum,
+                }
+                for option in cls.options_spec
+            ],
+            "agents": kinds,
+        }
+        for name, cls in game_classes().items()
+    ]
+
+
+@router.get("/api/tables", tags=["lobby"])
+async def list_tables(
+    request: Request,
+    status: StatusQuery = None,
+) -> list[dict[str, Any]]:
+    """Tables in the lobby, newest first."""
+    if status is not None and status not in STATUSES:
+        raise ServerError("bad_request", f"status must be one of {', '.join(STATUSES)}, got {status!r}", 422)
+    wanted = {status} if status else {OPEN, RUNNING}
+    listed = await hub_of(request).lobby(wanted, FINISHED_LISTED)
+    base = base_url(request)
+    return [{**summary, "invite_url": f"{base}/invite/{summary['id']}"} for summary in listed]
+
+
+@router.post("/api/tables", status_code=201, tags=["lobby"])
+async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
+    """Open a table: a game, its options and who sits at each seat (people or bots)."""
+    check_option_types(body.game, body.options)
+    hub, client = hub_of(request), client_address(request)
+    table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
+    return table.summary(invite(request, table))
+
+
+@router.get("/api/tables/{table_id}", tags=["lobby"])
+async def get_table(request: Request, table_id: str) -> dict[str, Any]:
+    table = await hub_of(request).table(table_id)
+    return table.summary(invite(request, table))
+
+
+@router.post("/api/tables/{table_id}/join", tags=["lobby"])
+async def join(request: Request, table_id: str, body: JoinTable) -> dict[str, Any]:
+    """Take a free seat. The token in the answer is shown once: keep it to play and to reconnect."""
+    table, seat, token = await hub_of(request).join(table_id, body.seat, body.name)
+    link = invite(request, table)
+    return {"table": table.id, "seat": seat.index, "name": seat.name, "token": token, "invite_url": link}
+
+
+invite_router = APIRouter()
+
+
+@invite_router.get("/invite/{table_id}", tags=["lobby"], response_class=RedirectResponse, status_code=307)
+async def invite_link(request: Request, table_id: str) -> RedirectResponse:
+    """The link to share: opens the web client at the table."""
+    table = await hub_of(request).table(table_id)
+    return RedirectResponse(f"/?table={table.id}", status_code=307)
