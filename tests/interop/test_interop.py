@@ -1,15 +1,12 @@
-"""The OpenSpiel, PettingZoo and Gymnasium adapters, checked with each library's own tools."""
+"""The PettingZoo and Gymnasium adapters, checked with each library's own tools (OpenSpiel: test_openspiel)."""
 
 from __future__ import annotations
 
-import json
 import warnings
 
 import numpy as np
-import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
-from open_spiel.python.algorithms import mcts
 from pettingzoo.test import api_test, seed_test
 
 import parlour
@@ -34,55 +31,6 @@ def quiet_library_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         yield
-
-
-@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
-def test_openspiel_random_simulation(name: str, players: int) -> None:
-    game = openspiel.load(name, players=players)
-    assert game.num_players() == players
-    assert game.num_distinct_actions() == parlour.load_game(name, players=players).num_actions
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
-
-
-@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
-def test_openspiel_observations_are_the_views(name: str, players: int) -> None:
-    game = openspiel.load(name, players=players, seed=5)
-    state = game.new_initial_state()
-    rng = Rng(1)
-    for _ in range(15):
-        if state.is_terminal():
-            break
-        state.apply_action(rng.choice(state.legal_actions()))
-    engine_state = state.engine_state
-    for seat in range(players):
-        assert json.loads(state.observation_string(seat)) == engine_state.view(seat)
-        expected = observation_tensor(engine_state.game, engine_state.view(seat), seat)
-        assert np.allclose(state.observation_tensor(seat), expected)
-        history = state.information_state_string(seat).split("\n")
-        assert len(history) == len(engine_state.history) + 1
-        assert json.loads(history[-1]) == engine_state.view(seat)
-
-
-def test_openspiel_refuses_an_illegal_action_and_keeps_the_state() -> None:
-    game = openspiel.load("hatflings")
-    state = game.new_initial_state()
-    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
-    before = str(state)
-    with pytest.raises(pyspiel.SpielError, match="illegal action"):
-        state.apply_action(illegal)
-    assert str(state) == before and state.history() == []
-
-
-def test_openspiel_mcts_bot_plays_hatflings() -> None:
-    game = openspiel.load("hatflings", seed=3)
-    rng = np.random.RandomState(0)
-    bot = mcts.MCTSBot(
-        game, uct_c=2, max_simulations=8, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng
-    )
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(bot.step(state) if state.current_player() == 0 else rng.choice(state.legal_actions()))
-    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)

@@ -1,62 +1,100 @@
 """OpenSpiel adapter: every parlour game as a pyspiel game.
 
-    from parlour.interop import openspiel
-    game = openspiel.load("hatflings")            # or pyspiel.load_game("parlour_hatflings")
+    import pyspiel
+    import parlour.interop.openspiel            # registers parlour_<game> for every game
+    game = pyspiel.load_game("parlour_hatflings(players=2,seed=3)")
 
-Games are registered under `parlour_<name>` with their options as game parameters (plus `seed`,
-the seed of the first game; each further `new_initial_state()` takes the next seed). Chance is
-*sampled stochastic*: it happens inside `apply_action` from the state's own seeded generator, as in
-the engine, so there are no chance nodes. Observation strings are the seat's view as canonical
-JSON; observation tensors are computed from that view; the information-state string is the
-sequence of the seat's views since the start, so it has perfect recall and reveals nothing more.
+Importing this module registers each game as `parlour_<name>`, its options as game parameters
+(a text option's commas written as `;`, since OpenSpiel's game strings separate parameters with
+commas), plus `seed` and `chance_outcomes`.
+
+**Chance is explicit.** The engine draws its randomness from the state's seeded generator inside
+`apply`. Seen through OpenSpiel that would be a generator every clone inherits, so a search would
+know every future barrel toss and draw. Instead the adapter makes chance nodes:
+
+- the initial state is a chance node, *the deal*: outcome k starts the engine game with a seed
+  mixed from the `seed` parameter and k;
+- when a player's action would draw from the generator (found by applying it to a clone and
+  seeing whether the generator moved), the action is held and a chance node follows: outcome k
+  re-seeds the generator from the game's seed, the number of chance nodes so far and k, then the
+  held action resolves with that generator.
+
+Every chance node has `chance_outcomes` (default 64) equally likely outcomes. The outcome is a
+seed, not a die face: the game's own rules turn it into tosses, shuffles and draws, so the game's
+distributions hold up to that granularity (a larger `chance_outcomes` follows them more closely,
+at the cost of wider chance nodes for algorithms that expand them). Cards dealt face down at the
+start are part of the deal: a clone of a position holds them, as any OpenSpiel game's state holds
+the hidden cards; search that must not see them uses `resample_from_infostate` (ISMCTS).
+
+States are copied by OpenSpiel's own `clone` (it keeps `history()` and `move_number()`), and
+serialised by it (`pyspiel.serialize_game_and_state`, pickle). `undone()` gives the position
+before the last action by replaying the state's record.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from parlour.engine.errors import IllegalAction
+from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import TERMINAL, Game
 from parlour.engine.game import State as EngineState
 from parlour.engine.registry import game_class, game_classes
+from parlour.engine.rng import Rng
 from parlour.interop.encoding import observation_size, observation_tensor
 
 PREFIX = "parlour_"
+CHANCE_OUTCOMES = 64
+"""Outcomes of every chance node unless the `chance_outcomes` parameter says otherwise."""
+MAX_CHANCE_OUTCOMES = 1 << 16
 # Upper bounds on the number of decisions in one game, for OpenSpiel's GameInfo. Each game's own
 # loop guard or end trigger bounds its length; these leave room for every sub-decision.
 MAX_GAME_LENGTH = {"hatflings": 2000, "hanbok_runway": 4000, "hatairo": 6000, "yamatai": 8000}
+# OpenSpiel's game strings separate parameters with commas, so a text option's commas travel as this.
+LIST_SEPARATOR = ";"
+
+
+def _to_parameter(value: Any) -> Any:
+    return value.replace(",", LIST_SEPARATOR) if isinstance(value, str) else value
+
+
+def _from_parameter(value: Any) -> Any:
+    return value.replace(LIST_SEPARATOR, ",") if isinstance(value, str) else value
 
 
 def _parameter_specification(cls: type[Game]) -> dict[str, Any]:
-    spec = {option.name: option.default for option in cls.options_spec}
+    spec = {option.name: _to_parameter(option.default) for option in cls.options_spec}
     spec["seed"] = 0
+    spec["chance_outcomes"] = CHANCE_OUTCOMES
     return spec
 
 
 def _game_type(cls: type[Game]) -> pyspiel.GameType:
     counts = cls.player_counts()
-    perfect = cls.perfect_information
-    two_player = max(counts) == 2
     return pyspiel.GameType(
         short_name=PREFIX + cls.name,
         long_name=f"parlour {cls.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=(
             pyspiel.GameType.Information.PERFECT_INFORMATION
-            if perfect
+            if cls.perfect_information
             else pyspiel.GameType.Information.IMPERFECT_INFORMATION
         ),
-        # Returns are +1 / -1, or 0 each on a draw: zero-sum with two players, general-sum beyond.
-        utility=pyspiel.GameType.Utility.ZERO_SUM if two_player else pyspiel.GameType.Utility.GENERAL_SUM,
+        # Returns are +1 / -1, or 0 each on a draw: zero-sum with two players, general-sum beyond
+        # (and a solo game's return is its own).
+        utility=pyspiel.GameType.Utility.ZERO_SUM if max(counts) == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(counts),
         min_num_players=min(counts),
         provides_information_state_string=True,
+        # The information state is a string (the view and a digest of everything seen); there is
+        # no fixed-length tensor of a whole history, so none is claimed.
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -64,124 +102,280 @@ def _game_type(cls: type[Game]) -> pyspiel.GameType:
     )
 
 
+def _mix(*parts: int) -> int:
+    """A 64-bit seed from several integers, the same on every platform."""
+    rng = Rng(0)
+    for part in parts:
+        rng = Rng(rng.next64() ^ (part & ((1 << 64) - 1)))
+    return rng.next64()
+
+
 class ParlourGame(pyspiel.Game):
     """A parlour game seen through OpenSpiel."""
 
     engine_class: type[Game]
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
-        self.first_seed = int(params.pop("seed", 0))
-        self.engine = self.engine_class(**params)
-        self.next_seed = self.first_seed
+        self.seed = int(params.pop("seed", 0))
+        self.chance_outcomes = int(params.pop("chance_outcomes", CHANCE_OUTCOMES))
+        if not 2 <= self.chance_outcomes <= MAX_CHANCE_OUTCOMES:
+            raise pyspiel.SpielError(f"chance_outcomes must be 2..{MAX_CHANCE_OUTCOMES}, got {self.chance_outcomes}")
+        try:
+            self.engine = self.engine_class(**{key: _from_parameter(value) for key, value in params.items()})
+        except InvalidOption as error:
+            raise pyspiel.SpielError(str(error)) from None
+        counts = self.engine_class.player_counts()
+        max_length = MAX_GAME_LENGTH.get(self.engine.name, 10_000)
+        self.max_chance_nodes = max_length + 1  # the deal, and at most one per decision
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.chance_outcomes,
             num_players=self.engine.num_players,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if max(self.engine_class.player_counts()) == 2 else None,
-            max_game_length=MAX_GAME_LENGTH.get(self.engine.name, 10_000),
+            utility_sum=0.0 if max(counts) == 2 else None,
+            max_game_length=max_length,
         )
-        super().__init__(_game_type(self.engine_class), info, {**params, "seed": self.first_seed})
+        parameters = {**{key: _to_parameter(value) for key, value in params.items()}, "seed": self.seed}
+        parameters["chance_outcomes"] = self.chance_outcomes
+        super().__init__(_game_type(self.engine_class), info, parameters)
         self.tensor_size = observation_size(self.engine)
 
     def new_initial_state(self) -> ParlourState:
-        seed, self.next_seed = self.next_seed, self.next_seed + 1
-        return ParlourState(self, self.engine.new_state(seed=seed))
+        return ParlourState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.max_chance_nodes
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ParlourObserver:
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return ParlourObserver(self, perfect_recall)
+        if iig_obs_type is None:
+            return ParlourObserver(self, recall=False, private=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        if iig_obs_type.perfect_recall and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise pyspiel.SpielError("a perfect-recall observer is offered only for a single player's information")
+        return ParlourObserver(self, recall=iig_obs_type.perfect_recall, private=iig_obs_type.private_info)
+
+
+class Trail:
+    """What happened since the deal: every OpenSpiel action (chance outcomes too) for replaying,
+    and per decision its mover, action and events, from which a seat's information is read."""
+
+    __slots__ = ("actions", "steps", "replayable", "digests")
+
+    def __init__(self) -> None:
+        self.actions: list[int] = []
+        self.steps: list[tuple[int, int, list[Any]]] = []
+        self.replayable = True
+        # Per seat, (steps digested, digest so far): extended as the information state is asked for.
+        self.digests: dict[int, tuple[int, str]] = {}
+
+    def copy(self) -> Trail:
+        twin = Trail.__new__(Trail)
+        twin.actions = self.actions.copy()
+        twin.steps = self.steps.copy()  # the entries never change, so they are shared
+        twin.replayable = self.replayable
+        twin.digests = dict(self.digests)
+        return twin
+
+    def __deepcopy__(self, memo: Any) -> Trail:
+        return self.copy()
+
+    def digest(self, seat: int) -> str:
+        """A digest of everything `seat` was shown since the deal: its own moves and the events it
+        could see (the others' moves as their events show them)."""
+        done, digest = self.digests.get(seat, (0, ""))
+        if done == len(self.steps):
+            return digest
+        hasher = hashlib.sha256(digest.encode())
+        for mover, action, events in self.steps[done:]:
+            seen = [event.to_json() for event in events if event.visible_to(seat)]
+            hasher.update(json.dumps([mover, action if mover == seat else None, seen], default=str).encode())
+        digest = hasher.hexdigest()
+        self.digests[seat] = (len(self.steps), digest)
+        return digest
 
 
 class ParlourState(pyspiel.State):
-    """Wraps one engine state; every call goes straight to the engine protocol."""
+    """One position: the engine state (None before the deal), and a held action awaiting chance."""
 
-    def __init__(self, game: ParlourGame, engine_state: EngineState, recall: Recall | None = None) -> None:
+    def __init__(self, game: ParlourGame) -> None:
         super().__init__(game)
-        self.engine_state = engine_state
-        self.recall = recall if recall is not None else Recall(engine_state)
+        self.engine_state: EngineState | None = None
+        self.held: int | None = None
+        self.chance_nodes = 0
+        self.trail = Trail()
+
+    # --- whose turn, what is legal -----------------------------------------------------------
 
     def current_player(self) -> int:
+        if self.engine_state is None or self.held is not None:
+            return int(pyspiel.PlayerId.CHANCE)
         player = self.engine_state.current_player()
-        return pyspiel.PlayerId.TERMINAL if player == TERMINAL else player
+        return int(pyspiel.PlayerId.TERMINAL) if player == TERMINAL else player
 
     def _legal_actions(self, player: int) -> list[int]:
+        assert self.engine_state is not None
         if player != self.engine_state.current_player():
             return []
         return sorted(action.id for action in self.engine_state.legal_actions())
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        count = self.get_game().chance_outcomes
+        return [(outcome, 1.0 / count) for outcome in range(count)]
+
+    def is_terminal(self) -> bool:
+        return self.engine_state is not None and self.held is None and self.engine_state.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self.engine_state is None:
+            return [0.0] * self.get_game().num_players()
+        return [float(value) for value in self.engine_state.returns()]
+
+    # --- moving on -------------------------------------------------------------------------------
+
     def _apply_action(self, action: int) -> None:
+        game: ParlourGame = self.get_game()
+        action = int(action)
+        if self.engine_state is None:
+            self._check_outcome(action, game)
+            self.engine_state = game.engine.new_state(seed=_mix(game.seed, action) >> 1)
+        elif self.held is not None:
+            self._check_outcome(action, game)
+            self.chance_nodes += 1
+            self.engine_state.rng = Rng(_mix(self.engine_state.seed, self.chance_nodes, action))  # type: ignore[attr-defined]
+            held, self.held = self.held, None
+            self._resolve(self.engine_state, held)
+        else:
+            self._decide(action)
+        self.trail.actions.append(action)
+
+    def _decide(self, action: int) -> None:
+        """A player's action: resolved at once, or held for a chance node if it draws."""
+        assert self.engine_state is not None
+        trial = self.engine_state.clone()
+        before = getattr(trial, "rng", None)
+        drawn_from = before.state if isinstance(before, Rng) else None
+        events = self._checked_apply(trial, action)
+        after = getattr(trial, "rng", None)
+        if drawn_from is not None and isinstance(after, Rng) and after.state != drawn_from:
+            self.held = action  # the outcome of its draws is chance's to decide
+            return
+        self.trail.steps.append((self.engine_state.current_player(), action, events))
+        self.engine_state = trial
+
+    def _resolve(self, engine_state: EngineState, action: int) -> None:
+        mover = engine_state.current_player()
+        events = engine_state.apply_legal(engine_state.game.actions[action])
+        self.trail.steps.append((mover, action, events))
+
+    @staticmethod
+    def _checked_apply(engine_state: EngineState, action: int) -> list[Any]:
         try:
-            self.engine_state.apply(int(action))
+            return engine_state.apply(action)
         except IllegalAction as error:
             # OpenSpiel refuses an illegal move with an error, leaving the state as it was.
             raise pyspiel.SpielError(f"illegal action {action}: {error}") from None
-        self.recall.observe(self.engine_state)
+
+    @staticmethod
+    def _check_outcome(outcome: int, game: ParlourGame) -> None:
+        if not 0 <= outcome < game.chance_outcomes:
+            raise pyspiel.SpielError(f"illegal chance outcome {outcome} (outcomes are 0..{game.chance_outcomes - 1})")
+
+    # --- text ------------------------------------------------------------------------------------
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return str(self.engine_state.game.actions[action].label)
-
-    def is_terminal(self) -> bool:
-        return self.engine_state.is_terminal()
-
-    def returns(self) -> list[float]:
-        return [float(value) for value in self.engine_state.returns()]
+        if player == pyspiel.PlayerId.CHANCE:
+            return "deal " + str(action) if self.engine_state is None else f"chance outcome {action}"
+        return str(self.get_game().engine.actions[action].label)
 
     def __str__(self) -> str:
-        return self.engine_state.render(None)
+        if self.engine_state is None:
+            return "before the deal"
+        text = self.engine_state.render(None)
+        if self.held is not None:
+            text += f"\n(awaiting chance for {self.get_game().engine.actions[self.held].label})"
+        return text
 
-    def __deepcopy__(self, memo: Any) -> ParlourState:
-        return self.clone()
+    # --- search helpers --------------------------------------------------------------------------
 
-    def clone(self) -> ParlourState:
-        return ParlourState(self.get_game(), self.engine_state.clone(), self.recall.copy())
+    def undone(self) -> ParlourState:
+        """The position before the last action, replayed from this state's record."""
+        if not self.trail.actions:
+            raise pyspiel.SpielError("nothing to undo: this is the initial state")
+        if not self.trail.replayable:
+            raise pyspiel.SpielError("a resampled state has no record of its own to replay")
+        state = self.get_game().new_initial_state()
+        for action in self.trail.actions[:-1]:
+            state.apply_action(action)
+        return state
 
-
-def _view_text(state: EngineState, seat: int) -> str:
-    return json.dumps(state.view(seat), sort_keys=True)
-
-
-class Recall:
-    """Each seat's views since the start of the game: its perfect-recall information state."""
-
-    def __init__(self, state: EngineState | None = None) -> None:
-        self.views: list[list[str]] = []
-        if state is not None:
-            self.views = [[_view_text(state, seat)] for seat in range(state.game.num_players)]
-
-    def observe(self, state: EngineState) -> None:
-        for seat, views in enumerate(self.views):
-            views.append(_view_text(state, seat))
-
-    def copy(self) -> Recall:
-        twin = Recall()
-        twin.views = [views.copy() for views in self.views]
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> ParlourState:
+        """A position `player_id` cannot tell from this one, its hidden cards and the generator's
+        future drawn afresh (the engine's `determinize`); for OpenSpiel's ISMCTS."""
+        if self.engine_state is None:
+            return self.clone()
+        draw = probability_sampler() if callable(probability_sampler) else np.random.random()
+        seed = int(float(draw) * (1 << 53)) ^ len(self.trail.actions)
+        twin = self.clone()
+        twin.engine_state = self.engine_state.determinize(int(player_id), Rng(seed))
+        twin.trail = self.trail.copy()
+        twin.trail.replayable = False
         return twin
 
-    def __deepcopy__(self, memo: Any) -> Recall:
-        # The strings never change, so copying the lists is enough (and far cheaper than deepcopy).
-        return self.copy()
+    def information(self, seat: int) -> str:
+        """The seat's perfect-recall information: its view, a digest of all it was shown, and the
+        action it chose that awaits chance."""
+        assert self.engine_state is not None
+        held = self.held if self.held is not None and self.engine_state.current_player() == seat else None
+        view = json.dumps(self.engine_state.view(seat), sort_keys=True)
+        return f"{view}\nseen {self.trail.digest(seat)}" + (f"\nchose {held}" if held is not None else "")
 
 
 class ParlourObserver:
-    """OpenSpiel's observer interface over `view(seat)`."""
+    """OpenSpiel's observer over the engine's views.
 
-    def __init__(self, game: ParlourGame, perfect_recall: bool) -> None:
+    - single player (the default observation): `view(seat)`;
+    - public (`private_info=NONE`): the spectator's `view(None)`, laid out from `seat`'s side;
+    - all players: every seat's view, from `seat` round the table;
+    - perfect recall (the information state): a string only (see `ParlourState.information`).
+    """
+
+    def __init__(self, game: ParlourGame, recall: bool, private: Any) -> None:
         self.game = game
-        self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.tensor_size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.recall = recall
+        self.private = private
+        seats = game.num_players() if private == pyspiel.PrivateInfoType.ALL_PLAYERS else 1
+        self.tensor: np.ndarray | None = None if recall else np.zeros(game.tensor_size * seats, np.float32)
+        self.dict: dict[str, np.ndarray] = {} if self.tensor is None else {"observation": self.tensor}
+
+    def _views(self, engine_state: EngineState, player: int) -> list[tuple[dict[str, Any], int]]:
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            return [(engine_state.view(None), player)]
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            count = engine_state.game.num_players
+            seats = [(player + offset) % count for offset in range(count)]
+            return [(engine_state.view(seat), seat) for seat in seats]
+        return [(engine_state.view(player), player)]
 
     def set_from(self, state: ParlourState, player: int) -> None:
+        if self.tensor is None:
+            raise pyspiel.SpielError("the information state has no tensor; use information_state_string")
         engine_state = state.engine_state
-        self.tensor[:] = observation_tensor(engine_state.game, engine_state.view(player), player)
+        if engine_state is None:
+            self.tensor[:] = 0.0
+            return
+        size = self.game.tensor_size
+        for index, (view, seat) in enumerate(self._views(engine_state, player)):
+            self.tensor[index * size : (index + 1) * size] = observation_tensor(engine_state.game, view, seat)
 
     def string_from(self, state: ParlourState, player: int) -> str:
-        if self.perfect_recall:
-            return "\n".join(state.recall.views[player])
-        return _view_text(state.engine_state, player)
+        engine_state = state.engine_state
+        if engine_state is None:
+            return "before the deal"
+        if self.recall:
+            return state.information(player)
+        views = [json.dumps(view, sort_keys=True) for view, _ in self._views(engine_state, player)]
+        return views[0] if len(views) == 1 else "\n".join(views)
 
 
 def register_all() -> list[str]:
@@ -191,15 +385,23 @@ def register_all() -> list[str]:
     for name, cls in game_classes().items():
         short = PREFIX + name
         if short not in registered:
-            game_cls = type(f"OpenSpiel{cls.__name__}", (ParlourGame,), {"engine_class": cls})
+            class_name = f"OpenSpiel{cls.__name__}"
+            game_cls = type(class_name, (ParlourGame,), {"engine_class": cls, "__module__": __name__})
+            globals()[class_name] = game_cls  # found by name when a game is unpickled
             pyspiel.register_game(_game_type(cls), game_cls)
         names.append(short)
     return names
 
 
 def load(name: str, **options: Any) -> pyspiel.Game:
-    """The parlour game `name` as a pyspiel game, with its options as parameters."""
+    """The parlour game `name` as a pyspiel game, with its options (and `seed`,
+    `chance_outcomes`) as parameters."""
     register_all()
     cls = game_class(name)
-    cls(**{key: value for key, value in options.items() if key != "seed"})  # InvalidOption for bad options
-    return pyspiel.load_game(PREFIX + cls.name, options)
+    engine_options = {key: value for key, value in options.items() if key not in ("seed", "chance_outcomes")}
+    cls(**engine_options)  # InvalidOption for bad options, before OpenSpiel sees them
+    return pyspiel.load_game(PREFIX + cls.name, {key: _to_parameter(value) for key, value in options.items()})
+
+
+REGISTERED = register_all()
+"""The short names registered when this module was imported."""
