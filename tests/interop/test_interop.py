@@ -114,3 +114,59 @@ def test_tensor_depends_only_on_the_view(name: str) -> None:
     assert np.array_equal(
         observation_tensor(game, state.view(seat), seat), observation_tensor(game, hidden_redrawn.view(seat), seat)
     )
+
+
+def test_pettingzoo_truncates_after_max_steps_and_offers_the_state() -> None:
+    aec = env("hatairo", players=3, max_steps=12)
+    aec.reset(seed=2)
+    steps = 0
+    for agent in aec.agent_iter():
+        observation, _, termination, truncation, _ = aec.last()
+        if termination or truncation:
+            aec.step(None)
+            continue
+        assert aec.state().shape == aec.state_space.shape
+        aec.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps == 12 and len(aec.engine_state.history) == 12 and not aec.engine_state.is_terminal()
+    full = aec.state()
+    size = len(full) // 3
+    for seat in range(3):
+        expected = observation_tensor(aec.game, aec.engine_state.view(seat), seat)
+        assert np.array_equal(full[seat * size : (seat + 1) * size], expected)
+    api_test(env("hatflings", max_steps=10), num_cycles=30, verbose_progress=False)
+    with pytest.raises(parlour.InvalidOption, match="max_steps"):
+        env("hatflings", max_steps=0)
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in CONFIGS}))
+def test_gymnasium_make_by_registered_id(name: str) -> None:
+    import gymnasium
+
+    import parlour.interop.gymnasium as adapter
+
+    assert f"parlour/{name}-v0" in adapter.REGISTERED
+    environment = gymnasium.make(f"parlour/{name}-v0", seat=0, opponents="random")
+    observation, _ = environment.reset(seed=3)
+    assert environment.observation_space.contains(observation)
+    done, steps = False, 0
+    while not done and steps < 20:
+        mask = environment.unwrapped.action_masks()
+        assert np.array_equal(mask, observation["action_mask"].astype(bool))
+        observation, _, terminated, truncated, _ = environment.step(int(np.flatnonzero(mask)[0]))
+        done, steps = terminated or truncated, steps + 1
+    check_env(environment.unwrapped)
+
+
+def test_gymnasium_make_by_module_path_in_a_fresh_process() -> None:
+    import subprocess
+    import sys
+
+    program = (
+        "import gymnasium\n"
+        "e = gymnasium.make('parlour.interop.gymnasium:parlour/yamatai-v0', players=2)\n"
+        "print(e.unwrapped.game.num_players)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "2"

@@ -1,7 +1,7 @@
 """Gymnasium adapter: one seat of a parlour game against bots, as a single-agent environment.
 
-    from parlour.interop.gymnasium import ParlourEnv
-    env = ParlourEnv("hatflings", seat=0, opponents="greedy")
+    import gymnasium, parlour.interop.gymnasium     # registers parlour/<game>-v0 for every game
+    env = gymnasium.make("parlour/hatflings-v0", seat=0, opponents="greedy")
     observation, info = env.reset(seed=1)
     observation, reward, terminated, truncated, info = env.step(action)
 
@@ -21,7 +21,7 @@ from gymnasium import spaces
 
 from parlour.agents import Agent, make_agent, split_specs
 from parlour.engine.errors import IllegalAction, InvalidOption
-from parlour.engine.registry import load_game
+from parlour.engine.registry import game_classes, load_game
 from parlour.interop.spaces import observation_space, observe, seed_from
 
 
@@ -95,5 +95,28 @@ class ParlourEnv(gymnasium.Env):  # type: ignore[misc]
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (the name sb3-contrib's MaskablePPO looks for)."""
-        mask: np.ndarray = observe(self.state, self.seat)["action_mask"]
+        mask = np.zeros(self.game.num_actions, bool)
+        if not self.state.is_terminal() and self.state.current_player() == self.seat:
+            mask[[action.id for action in self.state.legal_actions()]] = True
         return mask
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of a parlour game: `parlour/<game>-v0`."""
+    return f"parlour/{game}-v0"
+
+
+def register_all() -> list[str]:
+    """Register `parlour/<game>-v0` for every game (idempotent); keyword arguments of
+    `gymnasium.make` go to `ParlourEnv` (seat, opponents, render_mode and the game's options)."""
+    ids = []
+    for name in game_classes():
+        identifier = env_id(name)
+        if identifier not in gymnasium.registry:
+            gymnasium.register(id=identifier, entry_point=f"{__name__}:ParlourEnv", kwargs={"game": name})
+        ids.append(identifier)
+    return ids
+
+
+REGISTERED = register_all()
+"""The ids registered when this module was imported."""

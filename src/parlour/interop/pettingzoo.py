@@ -9,7 +9,9 @@
         e.step(action)
 
 Agents are `player_0` … `player_{n-1}`. Observations are dicts with the view's tensor and an
-action mask. An illegal action is handled as PettingZoo's classic environments do: the game ends,
+action mask. `max_steps` truncates a game after that many actions (every agent's `truncation`
+becomes true, rewards stay 0); `state()` is every seat's observation tensor side by side, for
+centralised critics (it shows what the seats see together, never the hidden deck order). An illegal action is handled as PettingZoo's classic environments do: the game ends,
 the player who made it gets -1 and the others 0, and `info["illegal_action"]` says why.
 """
 
@@ -24,6 +26,7 @@ from pettingzoo import AECEnv
 from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import load_game
+from parlour.interop.encoding import observation_tensor
 from parlour.interop.spaces import observation_space, observe, seed_from
 
 RENDER_MODES = ("ansi", "human")
@@ -32,11 +35,14 @@ RENDER_MODES = ("ansi", "human")
 class ParlourAECEnv(AECEnv):  # type: ignore[misc]
     metadata: dict[str, Any]
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+    def __init__(self, game: Game, render_mode: str | None = None, max_steps: int | None = None) -> None:
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
             raise InvalidOption(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+            raise InvalidOption(f"max_steps must be a positive whole number or None, got {max_steps!r}")
         self.game = game
+        self.max_steps = max_steps
         self.render_mode = render_mode
         self.metadata = {
             "render_modes": list(RENDER_MODES),
@@ -46,8 +52,10 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
         self.observation_spaces = {agent: observation_space(game) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
+        size = self.observation_spaces[self.possible_agents[0]]["observation"].shape[0]
+        self.state_space = spaces.Box(0.0, np.inf, (size * game.num_players,), np.float32)
         self._np_random = np.random.default_rng()
-        self.state = game.new_state(seed=0)
+        self.engine_state = game.new_state(seed=0)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -58,17 +66,22 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
-        self.state = self.game.new_state(seed=seed_from(self._np_random))
+        self.engine_state = self.game.new_state(seed=seed_from(self._np_random))
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.agent_selection = self.possible_agents[self.engine_state.current_player()]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return observe(self.state, self.possible_agents.index(agent))
+        return observe(self.engine_state, self.possible_agents.index(agent))
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation tensor, seat 0 first: what the seats see together."""
+        seats = range(self.game.num_players)
+        return np.concatenate([observation_tensor(self.game, self.engine_state.view(seat), seat) for seat in seats])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -80,16 +93,18 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         try:
             if action is None:
                 raise IllegalAction("no action given")
-            self.state.apply(int(action))
+            self.engine_state.apply(int(action))
         except IllegalAction as error:
             self._end({name: (-1.0 if name == agent else 0.0) for name in self.agents})
             self.infos[agent] = {"illegal_action": str(error)}
         else:
-            if self.state.is_terminal():
-                returns = self.state.returns()
+            if self.engine_state.is_terminal():
+                returns = self.engine_state.returns()
                 self._end({name: float(returns[seat]) for seat, name in enumerate(self.possible_agents)})
             else:
-                self.agent_selection = self.possible_agents[self.state.current_player()]
+                self.agent_selection = self.possible_agents[self.engine_state.current_player()]
+                if self.max_steps is not None and len(self.engine_state.history) >= self.max_steps:
+                    self.truncations = {name: True for name in self.agents}
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -101,7 +116,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text: str = self.state.render(None)
+        text: str = self.engine_state.render(None)
         if self.render_mode == "human":
             print(text)
             return None
@@ -111,6 +126,6 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(game: str, render_mode: str | None = None, **options: Any) -> ParlourAECEnv:
+def env(game: str, render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> ParlourAECEnv:
     """The AEC environment of a parlour game; options as for `parlour.load_game`."""
-    return ParlourAECEnv(load_game(game, **options), render_mode=render_mode)
+    return ParlourAECEnv(load_game(game, **options), render_mode=render_mode, max_steps=max_steps)
