@@ -120,7 +120,7 @@ def test_pettingzoo_truncates_after_max_steps_and_offers_the_state() -> None:
     aec = env("hatairo", players=3, max_steps=12)
     aec.reset(seed=2)
     steps = 0
-    for agent in aec.agent_iter():
+    for _agent in aec.agent_iter():
         observation, _, termination, truncation, _ = aec.last()
         if termination or truncation:
             aec.step(None)

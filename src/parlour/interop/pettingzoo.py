@@ -11,8 +11,9 @@
 Agents are `player_0` … `player_{n-1}`. Observations are dicts with the view's tensor and an
 action mask. `max_steps` truncates a game after that many actions (every agent's `truncation`
 becomes true, rewards stay 0); `state()` is every seat's observation tensor side by side, for
-centralised critics (it shows what the seats see together, never the hidden deck order). An illegal action is handled as PettingZoo's classic environments do: the game ends,
-the player who made it gets -1 and the others 0, and `info["illegal_action"]` says why.
+centralised critics (it shows what the seats see together, never the hidden deck order).
+An illegal action is handled as PettingZoo's classic environments do: the game ends, the player
+who made it gets -1 and the others 0, and `info["illegal_action"]` says why.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pettingzoo import AECEnv
 from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import load_game
-from parlour.interop.encoding import observation_tensor
+from parlour.interop.encoding import observation_size, observation_tensor
 from parlour.interop.spaces import observation_space, observe, seed_from
 
 RENDER_MODES = ("ansi", "human")
@@ -52,7 +53,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
         self.observation_spaces = {agent: observation_space(game) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
-        size = self.observation_spaces[self.possible_agents[0]]["observation"].shape[0]
+        size = observation_size(game)
         self.state_space = spaces.Box(0.0, np.inf, (size * game.num_players,), np.float32)
         self._np_random = np.random.default_rng()
         self.engine_state = game.new_state(seed=0)
