@@ -535,26 +535,27 @@ class Hub:
                 listed.setdefault(table_id, summary)
         if FINISHED in wanted:
             for record in await self.finished_tables(finished_listed):
-                if record.id not in listed:
-                    listed[record.id] = await self._finished_summary(record)
+                if record.id not in listed and (finished := await self._finished_summary(record)) is not None:
+                    listed[record.id] = finished
         return sorted(listed.values(), key=lambda summary: datetime.fromisoformat(summary["created_at"]), reverse=True)
 
-    async def _finished_summary(self, record: StoredTable) -> dict[str, Any]:
-        """A finished table's summary, without keeping the table: it never changes, so it is kept."""
+    async def _finished_summary(self, record: StoredTable) -> dict[str, Any] | None:
+        """A finished table's summary (None if its record does not replay), without keeping the
+        table in memory: the summary never changes, so it is what is kept."""
         summary = self.finished.get(record.id)
-        if summary is None:
-            held = self._in_memory(record.id)
-            if held is not None:
-                return held.summary("")
-            try:
-                table = await anyio.to_thread.run_sync(self._rebuild, record)
-            except Exception as error:
-                raise ServerError(
-                    "broken_table", f"table {record.id} cannot be rebuilt from its record: {error}", 409
-                ) from None
-            summary = table.summary("")
-            self._keep_finished(record.id, summary)
-        self.finished.move_to_end(record.id)
+        if summary is not None:
+            self.finished.move_to_end(record.id)
+            return summary
+        held = self._in_memory(record.id)
+        if held is not None:
+            return held.summary("")
+        try:
+            table = await anyio.to_thread.run_sync(self._rebuild, record)
+        except Exception as error:
+            log.error("table cannot be rebuilt", extra={"table": record.id, "error": repr(error)})
+            return None
+        summary = table.summary("")
+        self._keep_finished(record.id, summary)
         return summary
 
     def _keep_finished(self, table_id: str, summary: dict[str, Any]) -> None:
