@@ -6,6 +6,7 @@ Each limit is set small in the test's Settings, so that it is reached in a few r
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -21,6 +22,7 @@ from parlour.engine.game import State
 from parlour.server import hub as hub_module
 from parlour.server.hub import Hub
 from parlour.server.quotas import Buckets, TurnQueue
+from parlour.server.settings import Settings
 
 from .conftest import LiveServer, Player, play_to_end, wait_until
 
@@ -357,3 +359,28 @@ def test_tables_in_use_stay_in_memory(serve: Callable[..., LiveServer]) -> None:
     wait_until(lambda: watched["id"] not in hub.tables)
     GATE.set()
     player.until(lambda m: m["type"] == "update")
+
+
+def test_a_table_let_go_of_while_held_is_taken_back_not_rebuilt(db: str) -> None:
+    """A connection may hold a table (between finding it and its hello) as it leaves memory: the
+    table asked for next is that very object, so that nothing is played on a second copy."""
+
+    async def scenario() -> None:
+        hub = Hub(Settings(db=db, web_dir=None, idle_seconds=0))
+        await hub.start()
+        try:
+            held = await hub.create_table("nim", {"stones": 11}, ["human", "human"], None)
+            hub.sweep()
+            assert held.id not in hub.tables and held.id in hub.resting
+            assert await hub.table(held.id) is held
+            assert held.id in hub.tables and held.id not in hub.resting
+            table_id, version = held.id, held.version
+            del held
+            gc.collect()
+            hub.sweep()
+            rebuilt = await hub.table(table_id)
+            assert rebuilt.id == table_id and rebuilt.version == version
+        finally:
+            await hub.stop()
+
+    asyncio.run(scenario())
