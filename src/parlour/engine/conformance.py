@@ -130,9 +130,9 @@ def finish_randomly(state: State, seed: int) -> Any:
 #       play the same moves, and the seat's observation must stay the same until a step that
 #       shows it something it could not have known: a name it never saw, a face-down (null) value
 #       turned up, a draw from the game's generator (`state.rng`), or an event of a kind the game
-#       lists in `revealing_events` (a draw from a deck shuffled at the start, a hand passed on by
-#       someone who took a card from it). At such a draw or event the drawn world may show other
-#       things, but not a name the seat never saw when the real world shows only names it knows.
+#       lists in `revealing_events` (a draw from a deck shuffled at the start). After an event of
+#       a kind in `passing_events` (a hand passed on by someone who took a card from it) the drawn
+#       world may show other cards, but not one the seat never saw where the real one shows none.
 
 Observer = Callable[[State, int], Any]
 """What one seat observes through some interface (an adapter's tensor, a text): equal values for
@@ -321,6 +321,7 @@ def _play_on(real: State, drawn: State, seat: int, rng: Rng, seen: set[str], ste
     something new, it must see the same in both (its view, the events, who moves)."""
     real, drawn = real.clone(), drawn.clone()
     revealing = revealing_events(real.game)
+    passing = frozenset(getattr(real.game, "passing_events", ()))
     before = real.view(seat)
     for step in range(steps):
         if real.is_terminal() or drawn.is_terminal():
@@ -338,9 +339,10 @@ def _play_on(real: State, drawn: State, seat: int, rng: Rng, seen: set[str], ste
         mine, theirs = json.dumps(shown, sort_keys=True), json.dumps(other, sort_keys=True)
         if mine != theirs and _shows_news(shown, before, seen, other):
             return  # the real game showed her something she could not know: the worlds may part
-        if chance or any(event.kind in revealing and event.visible_to(seat) for event in happened):
-            # A draw, or what a passed hand says of who took what: the drawn world may show her
-            # other things here, but never a name she has not seen where the real one shows none.
+        kinds = {event.kind for event in happened if event.visible_to(seat)}
+        if kinds & passing:
+            # What a passed hand says of who took what: the drawn world may show her other cards
+            # here, but never one she has not seen where the real one shows only cards she knows.
             names = {value for value in _leaves(other).values() if isinstance(value, str)}
             unseen = names - seen - _strings(shown) if mine != theirs else set()
             if unseen:
@@ -349,6 +351,8 @@ def _play_on(real: State, drawn: State, seat: int, rng: Rng, seen: set[str], ste
                     f"({action.label!r}) it shows her {sorted(unseen)[:3]}, where she can only see cards she knows"
                 )
             return
+        if chance or kinds & revealing:
+            return  # a draw: from here the worlds may part
         if events[0] != events[1] or mine != theirs or real.current_player() != drawn.current_player():
             what = "the events shown" if events[0] != events[1] else _difference({"view": mine}, {"view": theirs})
             raise ConformanceError(

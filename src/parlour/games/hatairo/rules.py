@@ -121,10 +121,11 @@ class Hatairo(Game):
     # (first-play urgency) rather than averaging every poor payment; a low exploration constant
     # because the heuristic's values differ by little. Measured against greedy seats (docs/bots.md).
     search_defaults: ClassVar[dict[str, Any]] = {"c": 0.05, "finish": 6, "fpu": True}
-    # Events that show a seat what it could not know (engine.conformance): the set-up reveal,
-    # Market refills from the Flag Supply (which may hold cards she saw during a draft), and a
-    # passed hand, which tells her which of its cards its last holder drafted.
-    revealing_events: ClassVar[frozenset[str]] = frozenset({"reveal", "refill", "pass_hands"})
+    # Events that show a seat what it could not know (engine.conformance): the set-up reveal and
+    # Market refills from the Flag Supply (which may hold cards she saw during a draft); and a
+    # passed hand, which tells her which of the cards she knew its last holder drafted.
+    revealing_events: ClassVar[frozenset[str]] = frozenset({"reveal", "refill"})
+    passing_events: ClassVar[frozenset[str]] = frozenset({"pass_hands"})
     options_spec = (
         Option("players", int, 2, "number of players (1 = solo mode)", choices=(1, 2, 3, 4)),
         Option("beginner", bool, False, "beginner's game: 3x3 gallery, 9 flags, 3 topography spaces"),
