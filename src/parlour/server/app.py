@@ -2,7 +2,7 @@
 error shapes, and the web client's files.
 
 The whole API is described in docs/server.md and, as OpenAPI, at /openapi.json (browsable at /docs).
-Each router (lobby_api, play_api, client_api) finds the hub and the settings on `app.state`.
+Each router (lobby_api, play_api, accounts, client_api) finds the hub and the settings on `app.state`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import client_api, lobby_api, play_api
+from parlour.server import accounts, client_api, lobby_api, play_api
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings)
         await hub.start()
         app.state.hub = hub
+        app.state.accounts = accounts.Accounts(settings, hub)
         try:
             yield
         finally:
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         health_router,
         lobby_api.router,
         play_api.router,
+        accounts.router,
         client_api.router,
         lobby_api.invite_router,
         play_api.socket_router,

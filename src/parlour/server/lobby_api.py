@@ -12,6 +12,7 @@ from pydantic import Field
 from parlour.agents import agent_kinds
 from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class, game_classes
+from parlour.server.accounts import CsrfHeader, give_seat, joining_account
 from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
 from parlour.server.quotas import client_address
@@ -125,11 +126,17 @@ async def get_table(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/join", tags=["lobby"])
-async def join(request: Request, table_id: str, body: JoinTable) -> dict[str, Any]:
-    """Take a free seat. The token in the answer is shown once: keep it to play and to reconnect."""
+async def join(request: Request, table_id: str, body: JoinTable, csrf: CsrfHeader = None) -> dict[str, Any]:
+    """Take a free seat. The token in the answer is shown once: keep it to play and to reconnect.
+
+    Signed in (session cookie and X-CSRF-Token), the seat is the account's: listed in its games."""
+    account = await joining_account(request, csrf)
     table, seat, token = await hub_of(request).join(table_id, body.seat, body.name)
+    if account is not None:
+        await give_seat(request, account, table.id, seat.index, token)
     link = invite(request, table)
-    return {"table": table.id, "seat": seat.index, "name": seat.name, "token": token, "invite_url": link}
+    answer = {"table": table.id, "seat": seat.index, "name": seat.name, "token": token, "invite_url": link}
+    return {**answer, "account": account.user.name if account is not None else None}
 
 
 invite_router = APIRouter()

@@ -49,6 +49,9 @@ class SeatRow(Base):
     # SHA-256 of the seat token; the token itself is handed out once and never stored.
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The account the seat belongs to (joined while signed in, or claimed by a guest); None for a
+    # guest's seat and a bot's. No foreign key: added in place by migration 0003 (see there).
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
 
 class ActionRow(Base):
@@ -61,3 +64,27 @@ class ActionRow(Base):
     action_id: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class UserRow(Base):
+    """An account. The password is kept only as its Argon2 hash (parlour.server.passwords)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    # The name as its owner wrote it, and in lower case: names differing only in case are one name.
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A signed-in browser. The cookie holds a random token; only its SHA-256 is stored."""
+
+    __tablename__ = "user_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

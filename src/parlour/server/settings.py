@@ -81,6 +81,19 @@ class Settings:
     # Seconds after which a table with no connected client and no bot to move leaves memory;
     # it is rebuilt from the database when next asked for.
     idle_seconds: float = 300.0
+    # --- Accounts (docs/server.md, "Accounts") ---
+    # Days a sign-in lasts; the session cookie's Secure flag: None follows the request (https) or public_url.
+    session_days: float = 30.0
+    secure_cookies: bool | None = None
+    # Sign-in attempts (and sign-ups) per account name and per client address: `rate` a second on
+    # average, bursts of `burst`.
+    signin_rate: float = 1 / 60
+    signin_burst: int = 5
+    signin_client_rate: float = 0.2
+    signin_client_burst: int = 20
+    # Argon2id's cost (argon2-cffi's defaults, RFC 9106's low-memory choice); tests lower it.
+    password_time_cost: int = 3
+    password_memory_kib: int = 64 * 1024
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)

@@ -1,0 +1,119 @@
+"""Accounts in the database: users, their sessions, and which account a seat belongs to.
+
+Blocking calls, run in a worker thread by the hub's `_db` like every Store method.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from parlour.server.models import SeatRow, SessionRow, UserRow, now
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    password_hash: str
+    created_at: datetime
+
+
+def _user(row: UserRow) -> User:
+    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+    return User(row.id, row.name, row.password_hash, created)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; they were written in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class AccountStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # --- users -------------------------------------------------------------------------------
+
+    def create_user(self, name: str, password_hash: str) -> User | None:
+        """A new account; None if the name (in any case) is taken."""
+        row = UserRow(name=name, name_key=name.lower(), password_hash=password_hash, created_at=now())
+        try:
+            with Session(self.engine, expire_on_commit=False) as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            return None
+        return _user(row)
+
+    def user_named(self, name: str) -> User | None:
+        with Session(self.engine) as session:
+            row = session.scalar(select(UserRow).where(UserRow.name_key == name.lower()))
+            return None if row is None else _user(row)
+
+    def set_password(self, user_id: int, password_hash: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(UserRow).where(UserRow.id == user_id).values(password_hash=password_hash))
+
+    # --- sessions ----------------------------------------------------------------------------
+
+    def open_session(self, token_hash: str, user_id: int, lasts: timedelta) -> None:
+        moment = now()
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                SessionRow(token_hash=token_hash, user_id=user_id, created_at=moment, expires_at=moment + lasts)
+            )
+
+    def session_user(self, token_hash: str) -> User | None:
+        """The user a session token signs in, if the session exists and has not expired."""
+        with Session(self.engine) as session:
+            found = session.execute(
+                select(UserRow, SessionRow.expires_at)
+                .join(SessionRow, SessionRow.user_id == UserRow.id)
+                .where(SessionRow.token_hash == token_hash)
+            ).first()
+            if found is None or _aware(found[1]) <= now():
+                return None
+            return _user(found[0])
+
+    def close_session(self, token_hash: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
+
+    def close_sessions(self, user_id: int, keep: str | None = None) -> int:
+        """End every session of the user (but `keep`); how many were ended."""
+        with Session(self.engine) as session, session.begin():
+            statement = delete(SessionRow).where(SessionRow.user_id == user_id)
+            if keep is not None:
+                statement = statement.where(SessionRow.token_hash != keep)
+            result = session.execute(statement)
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    # --- seats -------------------------------------------------------------------------------
+
+    def link_seat(self, table_id: str, seat: int, token_hash: str, user_id: int) -> bool | None:
+        """Give the seat that `token_hash` holds to the account: True if done (or already so),
+        False if it belongs to another account, None if the token holds no such seat."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(SeatRow, (table_id, seat))
+            if row is None or row.token_hash != token_hash:
+                return None
+            if row.user_id is not None:
+                return row.user_id == user_id
+            row.user_id = user_id
+            return True
+
+    def seats_of(self, user_id: int, limit: int) -> list[tuple[str, int]]:
+        """The (table id, seat) pairs of the account, the most recently joined first."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .where(SeatRow.user_id == user_id)
+                .order_by(SeatRow.joined_at.desc())
+                .limit(limit)
+            )
+            return [(table_id, seat) for table_id, seat in rows]

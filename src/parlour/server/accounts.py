@@ -1,0 +1,300 @@
+"""Accounts over HTTP: sign up, sign in, sign out (here or everywhere), change password, and a
+guest's seat claimed into an account.
+
+A signed-in browser holds a session cookie (HttpOnly, SameSite=Lax, Secure behind https) with a
+random token whose SHA-256 alone is stored. Every state-changing request that the cookie authorises
+must also carry the session's CSRF token in the `X-CSRF-Token` header: a page of another site can
+make the browser send the cookie, but cannot read the token (it is answered only to this site's
+pages and derived from the cookie's secret). Passwords are hashed with Argon2id (argon2-cffi) and
+are never stored, logged or echoed in an error. Guests keep playing by seat token as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Annotated, Any
+
+import anyio.to_thread
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Header, Request, Response
+from pydantic import Field
+
+from parlour.server.account_store import AccountStore, User
+from parlour.server.errors import ServerError
+from parlour.server.hub import Hub
+from parlour.server.logs import log
+from parlour.server.quotas import Buckets, client_address
+from parlour.server.requests import Strict, bearer, hub_of
+from parlour.server.settings import Settings
+from parlour.server.table import hash_token
+
+SESSION_COOKIE = "parlour_session"
+CSRF_HEADER = "X-CSRF-Token"
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,39}")
+NAME_RULE = "3 to 40 letters, digits, '_', '.' or '-' (from A-Z, a-z, 0-9), starting with a letter or digit"
+PASSWORD_MIN, PASSWORD_MAX = 8, 200
+
+router = APIRouter()
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """The account a request's session cookie signs in, and that session's token."""
+
+    user: User
+    token: str
+
+    @property
+    def csrf(self) -> str:
+        return csrf_token(self.token)
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF token of a session: derived from the cookie's secret, so nothing more is stored,
+    and unknowable to a page that cannot read the cookie (HttpOnly)."""
+    return hmac.new(session_token.encode(), b"parlour csrf", hashlib.sha256).hexdigest()
+
+
+class Accounts:
+    """Hashing, sessions and the sign-in limits of one server."""
+
+    def __init__(self, settings: Settings, hub: Hub) -> None:
+        self.settings = settings
+        self.hub = hub
+        self.store = AccountStore(hub.store.engine)
+        self.hasher = PasswordHasher(time_cost=settings.password_time_cost, memory_cost=settings.password_memory_kib)
+        self.by_account = Buckets(settings.signin_rate, settings.signin_burst)
+        self.by_client = Buckets(settings.signin_client_rate, settings.signin_client_burst)
+        # Verified against when the name is unknown, so that a wrong name costs the same time as a
+        # wrong password and does not tell which names exist.
+        self.decoy: str | None = None
+
+    async def hash(self, password: str) -> str:
+        hashed: str = await anyio.to_thread.run_sync(self.hasher.hash, password)
+        return hashed
+
+    async def verify(self, user: User | None, password: str) -> bool:
+        if self.decoy is None:
+            self.decoy = await self.hash(secrets.token_urlsafe(16))
+        stored = user.password_hash if user is not None else self.decoy
+
+        def check() -> bool:
+            try:
+                return bool(self.hasher.verify(stored, password))
+            except (VerificationError, InvalidHashError):
+                return False
+
+        matched = await anyio.to_thread.run_sync(check)
+        return matched and user is not None
+
+    def limit(self, name: str, client: str) -> None:
+        """Before a password is checked: every attempt counts against the client address, and an
+        account that has had `signin_burst` failures lately takes no attempt at all, right or wrong."""
+        if not self.by_client.take(client):
+            pace = self.by_client.pace()
+            raise ServerError("rate_limited", f"too many sign-in attempts from your address: {pace}", 429)
+        failures = self.by_account.buckets.get(name.lower())
+        if failures is not None and failures.refill() < 1:
+            pace = self.by_account.pace()
+            raise ServerError("rate_limited", f"too many failed sign-ins for this account: {pace}", 429)
+
+    def failed(self, name: str) -> None:
+        """A wrong password for this account name (known or not) counts against it."""
+        self.by_account.take(name.lower())
+
+    async def open_session(self, request: Request, response: Response, user: User) -> SignedIn:
+        token = secrets.token_urlsafe(32)
+        lasts = timedelta(days=self.settings.session_days)
+        await self.hub._db(self.store.open_session, hash_token(token), user.id, lasts)
+        response.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=int(lasts.total_seconds()),
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=self.secure(request),
+        )
+        return SignedIn(user, token)
+
+    def secure(self, request: Request) -> bool:
+        if self.settings.secure_cookies is not None:
+            return self.settings.secure_cookies
+        public = self.settings.public_url or ""
+        return request.url.scheme == "https" or public.startswith("https://")
+
+    def forget(self, request: Request, response: Response) -> None:
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=self.secure(request))
+
+    async def signed_in(self, request: Request) -> SignedIn | None:
+        """The account of the request's session cookie; None without a (valid) one."""
+        token = request.cookies.get(SESSION_COOKIE)
+        if not token or len(token) > 100:
+            return None
+        user = await self.hub._db(self.store.session_user, hash_token(token))
+        return None if user is None else SignedIn(user, token)
+
+    async def authorise(self, request: Request, csrf: str | None) -> SignedIn:
+        """The signed-in account of a state-changing request, with its CSRF token checked."""
+        account = await self.signed_in(request)
+        if account is None:
+            raise ServerError("not_signed_in", "sign in first (no valid session cookie was sent)", 401)
+        check_csrf(account, csrf)
+        return account
+
+
+def check_csrf(account: SignedIn, csrf: str | None) -> None:
+    if csrf is None or not hmac.compare_digest(csrf.encode(), account.csrf.encode()):
+        raise ServerError(
+            "bad_csrf", f"a request signed in by cookie must send the session's {CSRF_HEADER} header", 403
+        )
+
+
+def accounts_of(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def account_json(account: SignedIn) -> dict[str, Any]:
+    user = account.user
+    return {"name": user.name, "created_at": user.created_at.isoformat(), "csrf_token": account.csrf}
+
+
+CsrfHeader = Annotated[str | None, Header(alias=CSRF_HEADER, description="the session's CSRF token")]
+
+
+class Credentials(Strict):
+    name: str = Field(min_length=1, max_length=40, description=f"the account's name: {NAME_RULE}")
+    password: str = Field(
+        min_length=PASSWORD_MIN, max_length=PASSWORD_MAX, description=f"{PASSWORD_MIN} to {PASSWORD_MAX} characters"
+    )
+
+
+class NewPassword(Strict):
+    password: str = Field(max_length=PASSWORD_MAX, description="the current password")
+    new_password: str = Field(
+        min_length=PASSWORD_MIN, max_length=PASSWORD_MAX, description=f"{PASSWORD_MIN} to {PASSWORD_MAX} characters"
+    )
+
+
+@router.post("/api/account/signup", status_code=201, tags=["accounts"])
+async def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
+    """Open an account and sign in. The answer's csrf_token goes in the X-CSRF-Token header of
+    every state-changing request from now on."""
+    accounts = accounts_of(request)
+    if not NAME_PATTERN.fullmatch(body.name):
+        raise ServerError("bad_name", f"an account name is {NAME_RULE}", 422)
+    accounts.limit(body.name, client_address(request))
+    user = await accounts.hub._db(accounts.store.create_user, body.name, await accounts.hash(body.password))
+    if user is None:
+        raise ServerError("name_taken", f"the name {body.name!r} is taken; choose another", 409)
+    log.info("account opened", extra={"event": "signed_up", "user": user.name})
+    return account_json(await accounts.open_session(request, response, user))
+
+
+@router.post("/api/account/signin", tags=["accounts"])
+async def sign_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
+    """Sign in with name and password. Attempts are limited per account and per client address."""
+    accounts = accounts_of(request)
+    accounts.limit(body.name, client_address(request))
+    user = await accounts.hub._db(accounts.store.user_named, body.name)
+    if not await accounts.verify(user, body.password) or user is None:
+        accounts.failed(body.name)
+        log.info("sign-in refused", extra={"event": "signin_refused", "user": body.name[:40]})
+        raise ServerError("bad_credentials", "no account has this name and password", 401)
+    if accounts.hasher.check_needs_rehash(user.password_hash):
+        await accounts.hub._db(accounts.store.set_password, user.id, await accounts.hash(body.password))
+    log.info("signed in", extra={"event": "signed_in", "user": user.name})
+    return account_json(await accounts.open_session(request, response, user))
+
+
+@router.get("/api/account", tags=["accounts"])
+async def who_am_i(request: Request) -> dict[str, Any]:
+    """The signed-in account and its CSRF token; 401 not_signed_in without a valid session."""
+    account = await accounts_of(request).signed_in(request)
+    if account is None:
+        raise ServerError("not_signed_in", "no valid session cookie was sent", 401)
+    return account_json(account)
+
+
+@router.post("/api/account/signout", tags=["accounts"])
+async def sign_out(request: Request, response: Response, csrf: CsrfHeader = None) -> dict[str, Any]:
+    """End this browser's session."""
+    accounts = accounts_of(request)
+    account = await accounts.authorise(request, csrf)
+    await accounts.hub._db(accounts.store.close_session, hash_token(account.token))
+    accounts.forget(request, response)
+    return {"signed_out": 1}
+
+
+@router.post("/api/account/signout-everywhere", tags=["accounts"])
+async def sign_out_everywhere(request: Request, response: Response, csrf: CsrfHeader = None) -> dict[str, Any]:
+    """End every session of the account, on every device, this one included."""
+    accounts = accounts_of(request)
+    account = await accounts.authorise(request, csrf)
+    ended = await accounts.hub._db(accounts.store.close_sessions, account.user.id, None)
+    accounts.forget(request, response)
+    log.info("signed out everywhere", extra={"event": "signed_out_everywhere", "user": account.user.name})
+    return {"signed_out": ended}
+
+
+@router.post("/api/account/password", tags=["accounts"])
+async def change_password(request: Request, body: NewPassword, csrf: CsrfHeader = None) -> dict[str, Any]:
+    """Change the password (the current one is asked again); every other session is signed out."""
+    accounts = accounts_of(request)
+    account = await accounts.authorise(request, csrf)
+    accounts.limit(account.user.name, client_address(request))
+    if not await accounts.verify(account.user, body.password):
+        accounts.failed(account.user.name)
+        raise ServerError("bad_credentials", "the current password is not right", 401)
+    await accounts.hub._db(accounts.store.set_password, account.user.id, await accounts.hash(body.new_password))
+    ended = await accounts.hub._db(accounts.store.close_sessions, account.user.id, hash_token(account.token))
+    log.info("password changed", extra={"event": "password_changed", "user": account.user.name})
+    return {"changed": True, "signed_out": ended}
+
+
+@router.post("/api/tables/{table_id}/claim", tags=["accounts"])
+async def claim_seat(
+    request: Request,
+    table_id: str,
+    authorization: Annotated[str | None, Header()] = None,
+    csrf: CsrfHeader = None,
+) -> dict[str, Any]:
+    """Claim the guest seat that the Bearer seat token holds into the signed-in account, so that it
+    is listed in the account's games. The token keeps working."""
+    accounts = accounts_of(request)
+    account = await accounts.authorise(request, csrf)
+    token = bearer(authorization)
+    table = await hub_of(request).table(table_id)
+    holder = table.seat_with_token(token)
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    linked = await accounts.hub._db(
+        accounts.store.link_seat, table.id, holder.index, hash_token(token), account.user.id
+    )
+    if linked is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    if not linked:
+        raise ServerError("seat_claimed", f"seat {holder.index} already belongs to another account", 409)
+    return {"table": table.id, "seat": holder.index, "account": account.user.name}
+
+
+async def joining_account(request: Request, csrf: str | None) -> SignedIn | None:
+    """The account a join is made for: None for a guest. A signed-in join gives the seat to the
+    account, so it must carry the CSRF token like any other request the cookie authorises."""
+    account = await accounts_of(request).signed_in(request)
+    if account is not None:
+        check_csrf(account, csrf)
+    return account
+
+
+async def give_seat(request: Request, account: SignedIn, table_id: str, seat: int, token: str) -> None:
+    """A seat just taken by a signed-in person becomes the account's."""
+    accounts = accounts_of(request)
+    await accounts.hub._db(accounts.store.link_seat, table_id, seat, hash_token(token), account.user.id)
