@@ -20,6 +20,7 @@ from parlour.server import Settings
 from parlour.server.models import ActionRow, now
 from parlour.server.settings import database_url
 
+from ..engine.nim import Nim
 from .conftest import LiveServer, Player, free_socket, play_to_end, wait_until
 
 # The subprocess knows only the real games; hatflings is short and has hidden information.
@@ -220,3 +221,24 @@ def test_a_restart_rebuilds_tables_on_one_game_and_keeps_only_what_play_needs(se
     for table_id in ids:
         assert second.table(table_id)["version"] == 1
     assert len({id(hub.tables[table_id].state.game) for table_id in ids}) == 1
+
+
+def test_a_restart_builds_each_game_once_whatever_the_cache_keeps(
+    serve: Callable[..., LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = serve()
+    for stones in (10, 11, 10, 11, 10):
+        first.create("nim", ["human", "human"], options={"stones": stones})
+    first.stop()
+    built: list[Nim] = []
+    build_actions = Nim._build_actions
+
+    def counted(game: Nim) -> Any:
+        built.append(game)
+        return build_actions(game)
+
+    monkeypatch.setattr(Nim, "_build_actions", counted)
+    # One Game kept, two option sets among five tables: the tables are rebuilt set by set.
+    second = serve(game_cache=1)
+    assert len(second.http.get("/api/tables").json()) == 5
+    assert len(built) == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import time
 import weakref
@@ -104,6 +105,9 @@ class Hub:
     async def start(self) -> None:
         await anyio.to_thread.run_sync(self.store.migrate)
         stored = await self._db(self.store.unfinished_tables)
+        # Tables of the same game and options one after another: each Game is built once, however
+        # many option sets there are beyond what the cache keeps.
+        stored.sort(key=lambda record: (record.game, json.dumps(record.options, sort_keys=True, default=str)))
         rebuilt = 0
         for record in stored:
             try:
