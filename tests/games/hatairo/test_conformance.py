@@ -65,13 +65,13 @@ def test_determinize_during_a_draft_keeps_the_cards_she_passed_with_the_others()
     state = load_game("hatairo", players=3, variant="drafting").new_state(8)
     for _ in range(3):  # one full round: every hand passes left
         state.apply(state.legal_actions()[0])
-    passed = set(state.boards[0].passed)
+    passed = set(state.boards[0].passed[0])
     assert len(passed) == 8 and state.view(0)["players"][0]["passed"]
     for trial in range(5):
         twin = state.determinize(0, Rng(trial))
         assert twin.view(0) == state.view(0)
-        others = set(twin.boards[1].hand + twin.boards[1].picks + twin.boards[2].hand + twin.boards[2].picks)
-        assert passed <= others and not passed & set(twin.flag_supply)
+        # R50: she passed her hand to her left neighbour, who holds exactly those cards now.
+        assert set(twin.boards[1].hand) == passed and not passed & set(twin.flag_supply + twin.boards[2].hand)
     assert "passed" not in state.view(1)["players"][0]
 
 

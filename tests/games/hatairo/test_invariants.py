@@ -10,15 +10,16 @@ from hypothesis import strategies as st
 
 from parlour.engine import Rng, load_game
 from parlour.games.hatairo.components import FLAGS, MOTIFS
-from parlour.games.hatairo.rules import PIGMENT_CARDS, TURN_START, HatairoState
+from parlour.games.hatairo.rules import DRAFTING, PIGMENT_CARDS, TURN_START, HatairoState
 
 
 def where_flags_are(state: HatairoState) -> Counter[int]:
     places: Counter[int] = Counter(state.flag_supply + state.box_flags)
     for row in state.market:
         places.update(row)
+    drafting = state.phase == DRAFTING  # after the draft her picks are only remembered, in hand or kept
     for board in state.boards:
-        places.update(board.hand + board.picks + board.atelier + board.palette_flags)
+        places.update(board.hand + (board.picks if drafting else []) + board.atelier + board.palette_flags)
         places.update(f for f in board.gallery if f >= 0)
     if state.sketch >= 0:
         places[state.sketch] += 1

@@ -102,7 +102,10 @@ def test_setup_5_topography_arrangement_is_the_players_choice() -> None:
     ]
     state.apply("topography Landlocked under column 1")
     state.apply("topography Island under column 2")
-    # two Coastal tiles remain: placed at once
+    # two Coastal tiles remain: still her decision (P5), so that how many moves she makes does not
+    # tell the others how she laid her tiles; the last single tile is laid at once
+    assert labels(state) == ["topography Coastal under column 3"]
+    state.apply("topography Coastal under column 3")
     assert [TILES[t].topography for t in state.boards[0].tiles] == ["Landlocked", "Island", "Coastal", "Coastal"]
     assert state.to_move == 1
 
