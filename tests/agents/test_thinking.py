@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import parlour
-from parlour.agents import Agent, Budget, make_agent
+from parlour.agents import Agent, Budget, hint, make_agent
 from parlour.agents.mcts import MctsAgent
 from parlour.engine import State
 from parlour.engine.actions import Action
@@ -91,3 +91,10 @@ def test_a_budget_beyond_a_cap_says_which_limit_and_by_how_much() -> None:
     assert Budget(3600.0, None).beyond(cap) == "may think 3600 s a move; this server allows at most 5 s"
     assert Budget(None, 50_000).beyond(cap) == "asks for 50,000 iterations a move; this server allows at most 20,000"
     assert Budget(5.0, 20_000).beyond(cap) is None and Budget().beyond(cap) is None
+
+
+def test_a_hint_stops_at_its_time_cap_before_its_iterations() -> None:
+    state = parlour.load_game("nim", stones=17).new_state(0)
+    action, explanation = hint(state, iterations=10**9, max_seconds=0.05)
+    assert state.is_legal(action) and "simulations" in explanation
+    assert hint(state, iterations=40, max_seconds=60)[1].count("of 40 simulations") == 1
