@@ -163,7 +163,7 @@ def accounts_of(request: Request) -> Accounts:
 
 def account_json(account: SignedIn) -> dict[str, Any]:
     user = account.user
-    return {"name": user.name, "created_at": user.created_at.isoformat(), "csrf_token": account.csrf}
+    return {"signed_in": True, "name": user.name, "created_at": user.created_at.isoformat(), "csrf_token": account.csrf}
 
 
 CsrfHeader = Annotated[str | None, Header(alias=CSRF_HEADER, description="the session's CSRF token")]
@@ -216,10 +216,11 @@ async def sign_in(request: Request, response: Response, body: Credentials) -> di
 
 @router.get("/api/account", tags=["accounts"])
 async def who_am_i(request: Request) -> dict[str, Any]:
-    """The signed-in account and its CSRF token; 401 not_signed_in without a valid session."""
+    """The signed-in account and its CSRF token, or `{"signed_in": false}` without a valid session
+    (an answer, not an error: a guest's page asks this on every load)."""
     account = await accounts_of(request).signed_in(request)
     if account is None:
-        raise ServerError("not_signed_in", "no valid session cookie was sent", 401)
+        return {"signed_in": False}
     return account_json(account)
 
 

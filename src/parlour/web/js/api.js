@@ -1,9 +1,17 @@
 // The server's HTTP API (docs/server.md): every call returns JSON or throws an Error with the server's message.
 
+// The signed-in session's CSRF token (account.js sets it): sent with every request that changes
+// something, since the session cookie goes with them all.
+let csrfToken = null;
+export function setCsrf(token) {
+  csrfToken = token;
+}
+
 export async function call(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrfToken && method !== "GET") headers["X-CSRF-Token"] = csrfToken;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const type = response.headers.get("content-type") || "";
   const payload = type.includes("json") ? await response.json() : await response.text();

@@ -1,5 +1,7 @@
-// The page router: the lobby at /, a table at /?table=ID, the replay of a finished game at /?replay=ID.
+// The page router: the lobby at /, a table at /?table=ID, the replay of a finished game at /?replay=ID,
+// the account page at /?account.
 
+import { showAccount, showNav } from "./account.js";
 import { call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
@@ -23,6 +25,8 @@ export async function openRules(game) {
 function route() {
   const params = new URLSearchParams(location.search);
   const app = document.getElementById("app");
+  showNav().catch(() => {});
+  if (params.has("account")) return showAccount(app);
   if (params.get("table")) return showTable(app, params.get("table"));
   if (params.get("replay")) return showReplay(app, params.get("replay"), Number(params.get("ply") || 0));
   return showLobby(app);

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, players, options, who sits where), copy its invite link,
 // and see open, running and finished tables to join, watch or replay.
 
+import { account } from "./account.js";
 import { call, games, saveSeat } from "./api.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./app.js";
@@ -126,8 +127,9 @@ function createForm(list, onCreated) {
       localStorage.setItem("parlour.name", name.value);
       noteDeal(table.id, table.deal);
       if (seatSpecs.includes("human")) {
+        await account(); // signed in, the seat is the account's (the join carries the CSRF token)
         const seat = await call(`/api/tables/${table.id}/join`, { method: "POST", body: { name: name.value } });
-        saveSeat(table.id, { token: seat.token, seat: seat.seat, name: seat.name });
+        saveSeat(table.id, { token: seat.token, seat: seat.seat, name: seat.name, account: seat.account });
       }
       status.textContent = "";
       onCreated(table);

@@ -1,6 +1,7 @@
 // A table: the board drawn by the game's module, the move picker, the list of legal moves, the
 // players, the game log, hints, and the final scores. Talks to the server over the table's websocket.
 
+import { account, claimButton } from "./account.js";
 import { call, savedSeat, saveSeat } from "./api.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./app.js";
@@ -49,9 +50,10 @@ async function joinForm(app, tableId, summary) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       try {
+        await account(); // signed in, the seat is the account's (the join carries the CSRF token)
         const taken = await call(`/api/tables/${tableId}/join`, { method: "POST", body: { name: name.value, seat: Number(seat.value) } });
         localStorage.setItem("parlour.name", name.value);
-        const held = { token: taken.token, seat: taken.seat, name: taken.name };
+        const held = { token: taken.token, seat: taken.seat, name: taken.name, account: taken.account };
         saveSeat(tableId, held);
         resolve(held);
       } catch (error) {
@@ -141,6 +143,7 @@ class TablePage {
   start() {
     this.loadLog();
     this.connect();
+    claimButton(this.summary.id, this.held).then((button) => button && this.players.before(button));
   }
 
   async loadLog() {
