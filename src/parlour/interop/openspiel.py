@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from parlour.engine.actions import Action
 from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import TERMINAL, Game
 from parlour.engine.game import State as EngineState
@@ -251,16 +252,20 @@ class ParlourState(pyspiel.State):
 
     def _decide(self, action: int) -> None:
         """A player's action: resolved at once, or held for a chance node if it draws."""
-        assert self.engine_state is not None
-        trial = self.engine_state.clone()
+        engine_state = self.engine_state
+        assert engine_state is not None
+        chosen = self._legal_choice(engine_state, action)
+        # The trial runs on a clone, so an action that draws leaves this state as it was. The legality
+        # was checked here, where the legal list is already built, so the clone need not rebuild it.
+        trial = engine_state.clone()
         before = getattr(trial, "rng", None)
         drawn_from = before.state if isinstance(before, Rng) else None
-        events = self._checked_apply(trial, action)
+        events = trial.apply_legal(chosen)
         after = getattr(trial, "rng", None)
         if drawn_from is not None and isinstance(after, Rng) and after.state != drawn_from:
             self.held = action  # the outcome of its draws is chance's to decide
             return
-        self.trail.steps.append((self.engine_state.current_player(), action, events))
+        self.trail.steps.append((engine_state.current_player(), action, events))
         self.engine_state = trial
 
     def _resolve(self, engine_state: EngineState, action: int) -> None:
@@ -269,12 +274,17 @@ class ParlourState(pyspiel.State):
         self.trail.steps.append((mover, action, events))
 
     @staticmethod
-    def _checked_apply(engine_state: EngineState, action: int) -> list[Any]:
+    def _legal_choice(engine_state: EngineState, action: int) -> Action:
+        """The engine's action `action`, if legal now; OpenSpiel's error, changing nothing, if not."""
         try:
-            return engine_state.apply(action)
+            chosen = engine_state.game.action(action)
+            if engine_state.is_terminal():
+                raise IllegalAction(f"the game is over; {chosen.label!r} cannot be played")
+            if not engine_state.is_legal(chosen):
+                raise IllegalAction(engine_state.why_illegal(chosen))
         except IllegalAction as error:
-            # OpenSpiel refuses an illegal move with an error, leaving the state as it was.
             raise pyspiel.SpielError(f"illegal action {action}: {error}") from None
+        return chosen
 
     @staticmethod
     def _check_outcome(outcome: int, game: ParlourGame) -> None:

@@ -9,14 +9,14 @@ from gymnasium import spaces
 
 from parlour.engine.game import Game
 from parlour.engine.game import State as EngineState
-from parlour.interop.encoding import observation_size, observation_tensor
+from parlour.interop.encoding import bounds, observation_tensor
 
 
 def observation_space(game: Game) -> spaces.Dict:
     """`observation`: the view's tensor; `action_mask`: 1 for each legal action id of this seat."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(-np.inf, np.inf, (observation_size(game),), np.float32),
+            "observation": spaces.Box(*bounds(game), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
         }
     )

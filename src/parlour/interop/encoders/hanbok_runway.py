@@ -35,12 +35,14 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     colours = list(comps.colours)
     kinds = list(comps.kind_labels)
     features = Features()
+    features.section("per colour: trophies, additional VP, its queue of tokens")
     for colour in view["colours"]:
         features.number(colour["vp_trophies"], 5)
         features.number(colour["additional_vp"], 3)
         queue = {token["position"]: token for token in colour["queue"]}
         for position in range(1, comps.tokens_per_colour + 1):
             _token(features, queue.get(position), me, colours)
+    features.section("per designer, me first: tableau, hand size, sets with their tokens")
     for player in (view["players"][me], view["players"][1 - me]):
         features.counts(player["tableau"]["style"], SYMBOLS, 5)
         features.counts(player["tableau"]["fabric"], kinds, 5)
@@ -51,6 +53,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
             features.one_hot(made and made["style"], SYMBOLS)
             features.one_hot(made and made["fabric"], kinds)
             _token(features, made and made["token"], me, colours)
+    features.section("phase, turn, end trigger, oval, decks, discards, cards being discarded, VP supply")
     features.one_hot(view["phase"], PHASE_NAMES)
     features.flag(view["to_move"] == me)
     features.flag(view["start_player"] == me)

@@ -50,12 +50,14 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     players = view["players"]
     count = len(players)
     features = Features()
+    features.section("phase, turn, end trigger, beginner, variant")
     features.one_hot(view["phase"], PHASE_NAMES)
     features.flag(view["to_move"] == me)
     features.number((view["active"] - me) % count, MAX_PLAYERS)
     features.flag(view["end_triggered_by"] >= 0)
     features.flag(view["beginner"])
     features.one_hot(view["variant"], VARIANTS)
+    features.section("market rows, flag supply, motif piles and supply, pigments, the box")
     for row in range(MARKET_ROWS):
         market = view["market"]
         features.counts(market[row] if row < len(market) else [], FLAG_NAMES)
@@ -67,8 +69,12 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     features.number(view["pigment_supply"], 40)
     features.counts(view["box"]["flags"], FLAG_NAMES)
     features.counts(view["box"]["motifs"], MOTIF_DESIGNS)
+    features.section(
+        f"boards, me first, padded to {MAX_PLAYERS}: gallery, motifs, topography, palette, atelier, hand, drafted"
+    )
     for offset in range(MAX_PLAYERS):
         _board(features, players[(me + offset) % count] if offset < count else None)
+    features.section("flag being completed, pigment being spent, bonus choice")
     completing = view.get("completing") or {}
     features.one_hot(completing.get("flag"), FLAG_NAMES)
     features.counts(completing.get("unpaid") or {}, COLOURS, 5)

@@ -38,6 +38,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
         return building
 
     features = Features()
+    features.section("islands: mountain, culture token, building owner, building tile")
     for island in view["islands"]:
         features.flag(island["mountain"])
         features.one_hot(island["token"], cultures)
@@ -45,10 +46,12 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
         features.one_hot(island["tile"], codes)
     turn = view["turn"]
     placed = set(turn["placed"])
+    features.section("water spots: boat colour, placed this turn, last placed")
     for spot in parts.board.spot_ids:
         features.one_hot(view["boats"].get(spot), RESOURCES)
         features.flag(spot in placed)
         features.flag(spot == turn["last_placed"])
+    features.section("reserve, sacred ground, fleet track and face-down batches")
     features.counts(view["reserve"], RESOURCES, 20)
     features.number(view["sacred_ground_left"], 8)
     for slot in view["fleet_track"][:SLOTS]:
@@ -56,6 +59,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     for batch in range(2):
         batches = view["fleet_face_down"]
         features.counts(batches[batch]["tiles"] if batch < len(batches) else [], FLEET_TILES)
+    features.section("building row, deck, what is known of its top")
     for slot in range(SLOTS):
         row = view["building_row"]
         features.one_hot(row[slot] if slot < len(row) else None, codes)
@@ -66,12 +70,14 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     # a tile known only to lie within the top N tiles: 1/N (1 for the top tile itself)
     near = {fact["tile"]: 1 / fact["within"] for fact in view.get("deck_known_within", [])}
     features.counts(near, codes)
+    features.section("specialist track and deck")
     for slot in range(SLOTS):
         track = view["specialist_track"]
         entry = track[slot] if slot < len(track) else {}
         features.one_hot(entry.get("specialist"), specialists)
         features.number(entry.get("coins"), 5)
     features.number(view["specialist_deck"], len(specialists))
+    features.section(f"mats, me first, padded to {MAX_PLAYERS}")
     mats = view["mats"]
     for offset in range(MAX_PLAYERS):
         mat = mats[(me + offset) % count] if offset < count else {}
@@ -85,6 +91,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
         features.counts(mat.get("built", []), codes)
         features.counts(mat.get("reserved", []), codes)
         features.counts(mat.get("specialists", []), specialists)
+    features.section("round, turn order, fleet tiles taken")
     features.number(view["round"], 12)
     features.flag(view["to_move"] == me)
     for position in range(MAX_PLAYERS):
@@ -92,6 +99,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
         features.one_hot(_relative(order[position], me, count) if position < len(order) else None, range(MAX_PLAYERS))
     features.number(view["turn_index"], MAX_PLAYERS)
     features.counts(view["fleet_tiles_taken"], FLEET_TILES)
+    features.section("the turn in progress, end reason")
     features.one_hot(_relative(turn["seat"], me, count) if turn["seat"] is not None else None, range(MAX_PLAYERS))
     features.one_hot(turn["phase"], PHASE_NAMES)
     features.one_hot(turn["fleet_tile"], FLEET_TILES)

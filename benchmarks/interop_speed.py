@@ -1,0 +1,189 @@
+"""Speed of the research adapters beside the engine's own steps, in one run.
+
+    .venv/bin/python benchmarks/interop_speed.py [--seconds 2] [--games hatflings,yamatai:4]
+
+For each game (and player count) it plays random games for about `--seconds` each way and prints
+steps per second of: the engine itself (`legal_actions`, a random pick, `apply_legal`), the OpenSpiel
+adapter (`legal_actions`, `apply_action`, chance outcomes drawn as OpenSpiel's own simulations do),
+PettingZoo's AEC loop (`last`, `step`) and Gymnasium (`step` against random opponents); and
+observation tensors per second (OpenSpiel's `observation_tensor` for the seat to move). When pyspiel
+ships it, OpenSpiel's C++ othello goes through the same Python loop as a yardstick. Ratios are to
+the native step rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import parlour
+from parlour.engine import Rng
+
+
+def _rate(run: Callable[[float], int], seconds: float) -> float:
+    start = time.perf_counter()
+    steps = run(start + seconds)
+    return steps / (time.perf_counter() - start)
+
+
+def native(name: str, players: int) -> Callable[[float], int]:
+    game = parlour.load_game(name, players=players)
+
+    def run(deadline: float) -> int:
+        steps, seed = 0, 0
+        while time.perf_counter() < deadline:
+            state, rng = game.new_state(seed=seed), Rng(seed)
+            while not state.is_terminal():
+                state.apply_legal(rng.choice(state.legal_actions()))
+                steps += 1
+            seed += 1
+        return steps
+
+    return run
+
+
+def spiel_loop(game: object, observe: bool = False) -> Callable[[float], int]:
+    """Random play through pyspiel's Python API: decisions counted as steps; with `observe`,
+    counts observation tensors of the seat to move instead, built at every decision."""
+
+    def run(deadline: float) -> int:
+        rng = Rng(0)  # the generator the native loop uses, so both loops pay the same for picks
+        steps = 0
+        while time.perf_counter() < deadline:
+            state = game.new_initial_state()  # type: ignore[attr-defined]
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(_chance_outcome(state.chance_outcomes(), rng))
+                    continue
+                if observe:
+                    state.observation_tensor(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        return steps
+
+    return run
+
+
+def _chance_outcome(outcomes: list[tuple[int, float]], rng: Rng) -> int:
+    """An outcome drawn with its probability."""
+    point = rng.random()
+    for outcome, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return outcome
+    return outcomes[-1][0]
+
+
+def observations(name: str, players: int) -> Callable[[float], int]:
+    """Observation tensors per second over positions of random games (OpenSpiel's call)."""
+    from parlour.interop import openspiel
+
+    game = openspiel.load(name, players=players)
+    rng = np.random.RandomState(1)
+    positions = []
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.randint(game.max_chance_outcomes())))
+                continue
+            positions.append(state.clone())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+    def run(deadline: float) -> int:
+        count = 0
+        while time.perf_counter() < deadline:
+            for state in positions[::7]:
+                state.observation_tensor(state.current_player())
+                count += 1
+        return count
+
+    return run
+
+
+def pettingzoo_loop(name: str, players: int) -> Callable[[float], int]:
+    from parlour.interop.pettingzoo import env
+
+    aec = env(name, players=players)
+
+    def run(deadline: float) -> int:
+        steps, seed = 0, 0
+        rng = np.random.default_rng(0)
+        while time.perf_counter() < deadline:
+            aec.reset(seed=seed)
+            for _agent in aec.agent_iter():
+                observation, _, termination, truncation, _ = aec.last()
+                if termination or truncation:
+                    aec.step(None)
+                    continue
+                aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                steps += 1
+            seed += 1
+        return steps
+
+    return run
+
+
+def gymnasium_loop(name: str, players: int) -> Callable[[float], int]:
+    from parlour.interop.gymnasium import ParlourEnv
+
+    environment = ParlourEnv(name, players=players, opponents="random")
+
+    def run(deadline: float) -> int:
+        steps, seed = 0, 0
+        rng = np.random.default_rng(0)
+        while time.perf_counter() < deadline:
+            observation, _ = environment.reset(seed=seed)
+            done = False
+            while not done:
+                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                observation, _, terminated, truncated, _ = environment.step(action)
+                done = terminated or truncated
+                # The opponents' moves are steps of the game too.
+            steps += len(environment.state.history)
+            seed += 1
+        return steps
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument(
+        "--games",
+        default="hatflings:2,hanbok_runway:2,hatairo:2,hatairo:4,yamatai:2,yamatai:4",
+        help="comma-separated game:players",
+    )
+    args = parser.parse_args()
+    import pyspiel
+
+    from parlour.interop import openspiel
+
+    print(f"{'game':18} {'native':>8} {'openspiel':>16} {'pettingzoo':>16} {'gymnasium':>16} {'obs tensor':>16}")
+    for entry in args.games.split(","):
+        name, _, players_text = entry.partition(":")
+        players = int(players_text or 2)
+        base = _rate(native(name, players), args.seconds)
+        figures = [
+            _rate(spiel_loop(openspiel.load(name, players=players)), args.seconds),
+            _rate(pettingzoo_loop(name, players), args.seconds),
+            _rate(gymnasium_loop(name, players), args.seconds),
+            _rate(observations(name, players), args.seconds),
+        ]
+        cells = " ".join(f"{value:8.0f} ({value / base:4.2f}x)" for value in figures)
+        print(f"{name + f'-{players}p':18} {base:8.0f} {cells}", flush=True)
+    if "othello" in pyspiel.registered_names():
+        othello = pyspiel.load_game("othello")
+        step = _rate(spiel_loop(othello), args.seconds)
+        observed = _rate(spiel_loop(othello, observe=True), args.seconds)
+        print(
+            f"{'othello (C++)':18} {'':8} {step:8.0f} steps/s through the same loop; {observed:.0f} with a tensor each"
+        )
+
+
+if __name__ == "__main__":
+    main()
