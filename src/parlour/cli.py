@@ -254,6 +254,11 @@ def serve(
     table_rate: Annotated[float, typer.Option(min=0, help="new tables a second per address (0: no limit)")] = 1.0,
     idle_seconds: Annotated[float, typer.Option(min=0, help="seconds before an idle table leaves memory")] = 300.0,
     game_cache: Annotated[int, typer.Option(min=1, help="games (rules with options) kept in memory")] = 16,
+    session_days: Annotated[float, typer.Option(min=0.01, help="days a sign-in lasts")] = 30.0,
+    signin_failures: Annotated[int, typer.Option(min=1, help="failed sign-ins an account may have at once")] = 5,
+    secure_cookies: Annotated[
+        bool | None, typer.Option(help="session cookies only over https (default: when served over https)")
+    ] = None,
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 
@@ -293,6 +298,9 @@ def serve(
         table_rate=table_rate,
         idle_seconds=idle_seconds,
         game_cache=game_cache,
+        session_days=session_days,
+        signin_burst=signin_failures,
+        secure_cookies=secure_cookies,
     )
     run(settings, host=host, port=port, log_level=log_level.lower())
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -308,3 +309,32 @@ def test_passwords_are_never_stored_logged_or_echoed(
     assert alice.cookies.get("parlour_session") is None or alice.cookies["parlour_session"] not in stored
     assert all(len(token) == 64 for token in sessions)
     assert any(getattr(record, "event", None) == "signed_in" for record in caplog.records)
+
+
+def test_parlour_serve_passes_the_account_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    import parlour.server
+    from parlour.cli import app
+
+    given: list[Any] = []
+    monkeypatch.setattr(parlour.server, "run", lambda settings, **_: given.append(settings))
+    options = ["--session-days", "2", "--signin-failures", "3", "--secure-cookies", "--port", "0"]
+    result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "p.sqlite"), *options])
+    assert result.exit_code == 0, result.output
+    assert (given[0].session_days, given[0].signin_burst, given[0].secure_cookies) == (2.0, 3, True)
+    CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "p.sqlite"), "--port", "0"])
+    assert given[1].secure_cookies is None  # by default: Secure when served over https
+
+
+def test_a_session_lasts_session_days(serve: Callable[..., LiveServer]) -> None:
+    server = serve(session_days=0.5, **FAST_HASH)
+    with browser(server) as alice:
+        response = alice.post("/api/account/signup", json={"name": "alice", "password": PASSWORD})
+        assert "Max-Age=43200" in response.headers["set-cookie"]
+        engine = create_engine(database_url(server.settings.db))
+        with engine.begin() as connection:
+            past = datetime(2000, 1, 1, tzinfo=UTC)
+            connection.execute(text("UPDATE user_sessions SET expires_at = :past"), {"past": past})
+        engine.dispose()
+        assert not signed_in(alice)  # an expired session signs nobody in, whatever the cookie says
