@@ -117,3 +117,26 @@ class AccountStore:
                 .limit(limit)
             )
             return [(table_id, seat) for table_id, seat in rows]
+
+    def seat_of(self, table_id: str, user_id: int) -> int | None:
+        """The account's seat at a table, or None."""
+        with Session(self.engine) as session:
+            found = session.scalar(
+                select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.user_id == user_id).limit(1)
+            )
+            return None if found is None else int(found)
+
+    def new_seat_token(self, table_id: str, seat: int, user_id: int, token_hash: str) -> bool:
+        """Give the account's seat a new token (the one it held stops working); False if the seat
+        is not the account's."""
+        with Session(self.engine) as session, session.begin():
+            result = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.user_id == user_id)
+                .values(token_hash=token_hash)
+            )
+            return bool(getattr(result, "rowcount", 0) == 1)
+
+    def user_id_named(self, name: str) -> int | None:
+        with Session(self.engine) as session:
+            return session.scalar(select(UserRow.id).where(UserRow.name_key == name.lower()))

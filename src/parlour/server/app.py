@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, client_api, lobby_api, play_api
+from parlour.server import accounts, client_api, lobby_api, my_games, play_api
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby_api.router,
         play_api.router,
         accounts.router,
+        my_games.router,
         client_api.router,
         lobby_api.invite_router,
         play_api.socket_router,

@@ -1,0 +1,126 @@
+"""A signed-in player's tables from any device: "my games" (waiting, your turn, others' turn,
+finished) with Resume, and each player's profile (games played and won, per game).
+
+Resume hands the signed-in owner of a seat a new seat token for it: the token an older device
+held stops working there (that device resumes again the same way). Only the account's own seats
+can be resumed; another account's table ids answer `404 not_your_seat`, the same as a table
+where the account has no seat, so they tell nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from parlour.server.accounts import CsrfHeader, accounts_of
+from parlour.server.errors import ServerError
+from parlour.server.hub import Hub
+from parlour.server.requests import base_url, hub_of
+from parlour.server.table import FINISHED, OPEN, hash_token
+
+router = APIRouter()
+# Tables a "my games" list or a profile reads, the most recently joined first.
+LISTED = 200
+WAITING, YOUR_TURN, THEIR_TURN = "waiting", "your_turn", "their_turn"
+
+
+async def summary_of(hub: Hub, table_id: str) -> dict[str, Any] | None:
+    """A table's lobby summary, from memory when it is there (rebuilt from the database if not);
+    None for a table that no longer replays."""
+    if (table := hub.tables.get(table_id)) is not None:
+        return table.summary("")
+    if (kept := hub.resting.get(table_id) or hub.finished.get(table_id)) is not None:
+        return kept
+    try:
+        return (await hub.table(table_id)).summary("")
+    except ServerError:
+        return None
+
+
+def where_is(summary: dict[str, Any], seat: int) -> str:
+    """Where the seat's game stands for its player."""
+    if summary["status"] == FINISHED:
+        return FINISHED
+    if summary["status"] == OPEN:
+        return WAITING
+    return YOUR_TURN if summary["to_move"] == seat else THEIR_TURN
+
+
+async def _entries(hub: Hub, seats: list[tuple[str, int]]) -> list[dict[str, Any]]:
+    entries = []
+    for table_id, seat in seats:
+        summary = await summary_of(hub, table_id)
+        if summary is not None:
+            entries.append({**summary, "seat": seat, "where": where_is(summary, seat)})
+    return entries
+
+
+@router.get("/api/account/games", tags=["accounts"])
+async def my_games(request: Request) -> dict[str, Any]:
+    """The signed-in account's tables, each with its seat and `where`: waiting (a seat is still
+    free), your_turn, their_turn or finished; `your_turn` counts the tables where it must move."""
+    accounts = accounts_of(request)
+    account = await accounts.signed_in(request)
+    if account is None:
+        raise ServerError("not_signed_in", "sign in to see your games", 401)
+    seats = await accounts.hub._db(accounts.store.seats_of, account.user.id, LISTED)
+    entries = await _entries(hub_of(request), seats)
+    base = base_url(request)
+    for entry in entries:
+        entry["invite_url"] = f"{base}/invite/{entry['id']}"
+    return {"name": account.user.name, "your_turn": sum(e["where"] == YOUR_TURN for e in entries), "tables": entries}
+
+
+@router.post("/api/account/tables/{table_id}/resume", tags=["accounts"])
+async def resume(request: Request, table_id: str, csrf: CsrfHeader = None) -> dict[str, Any]:
+    """A new seat token for the account's seat at this table, to play it from this device."""
+    accounts = accounts_of(request)
+    account = await accounts.authorise(request, csrf)
+    hub = hub_of(request)
+    seat = await hub._db(accounts.store.seat_of, table_id, account.user.id) if len(table_id) <= 32 else None
+    if seat is None:
+        raise ServerError("not_your_seat", f"you have no seat at table {table_id!r}", 404)
+    table = await hub.table(table_id)
+    token = secrets.token_urlsafe(24)
+    async with table.lock:
+        if not await hub._db(accounts.store.new_seat_token, table.id, seat, account.user.id, hash_token(token)):
+            raise ServerError("not_your_seat", f"you have no seat at table {table_id!r}", 404)
+        table.seats[seat].token_hash = hash_token(token)
+    # A device still connected with the old token is let go of: on reconnecting it is refused.
+    for client in list(table.clients):
+        if client.seat == seat:
+            client.close(4003, "this seat is now played from another device")
+    return {
+        "table": table.id,
+        "seat": seat,
+        "name": table.seats[seat].name,
+        "token": token,
+        "account": account.user.name,
+    }
+
+
+@router.get("/api/players/{name}", tags=["accounts"])
+async def profile(request: Request, name: str) -> dict[str, Any]:
+    """A player's profile: finished games played and won, in all and per game (public)."""
+    accounts = accounts_of(request)
+    user = await accounts.hub._db(accounts.store.user_named, name) if len(name) <= 40 else None
+    if user is None:
+        raise ServerError("no_player", f"there is no player {name!r}", 404)
+    seats = await accounts.hub._db(accounts.store.seats_of, user.id, LISTED)
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for entry in await _entries(hub_of(request), seats):
+        if entry["where"] == FINISHED:
+            played[entry["game"]] += 1
+            won[entry["game"]] += entry["seat"] in (entry["result"] or {}).get("winners", [])
+    per_game = {game: {"played": played[game], "won": won[game]} for game in sorted(played)}
+    return {
+        "name": user.name,
+        "since": user.created_at.isoformat(),
+        "played": sum(played.values()),
+        "won": sum(won.values()),
+        "games": per_game,
+    }
