@@ -3,6 +3,10 @@
 An action is checked (seat, turn, version, legality), applied to a copy of the state, committed to
 the database, and only then does the copy become the table's state and the move get broadcast.
 A refused or unsaved action leaves the table exactly as it was.
+
+Only the tables being played or watched are kept in memory; the others are rebuilt from the
+database when asked for. Bots think in fair turns within a cap per move, hints on threads of
+their own; docs/server.md ("Limits on tables, bots and memory") describes every limit.
 """
 
 from __future__ import annotations
