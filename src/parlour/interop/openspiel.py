@@ -26,6 +26,10 @@ at the cost of wider chance nodes for algorithms that expand them). Cards dealt 
 start are part of the deal: a clone of a position holds them, as any OpenSpiel game's state holds
 the hidden cards; search that must not see them uses `resample_from_infostate` (ISMCTS).
 
+Finding whether an action draws costs no copy: the action is applied, and only when the generator
+moved is the position before it rebuilt, from a checkpoint (taken every `CHECKPOINT_EVERY` engine
+steps and shared by clones) and the few steps since.
+
 States are copied by OpenSpiel's own `clone` (it keeps `history()` and `move_number()`), and
 serialised by it (`pyspiel.serialize_game_and_state`, pickle). `undone()` gives the position
 before the last action by replaying the state's record.
@@ -157,6 +161,25 @@ class ParlourGame(pyspiel.Game):
         return ParlourObserver(self, recall=iig_obs_type.perfect_recall, private=iig_obs_type.private_info)
 
 
+CHECKPOINT_EVERY = 16
+"""Engine steps between two checkpoints: rebuilding the position before an action that drew
+replays at most this many."""
+RESEED = -1
+"""Entries of `ParlourState.since` at or below this are re-seedings: RESEED - seed."""
+
+
+class Checkpoint:
+    """A copy of an engine position that is never changed again, so clones share it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: EngineState) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: Any) -> Checkpoint:
+        return self
+
+
 class Trail:
     """What happened since the deal: every OpenSpiel action (chance outcomes too) for replaying,
     and per decision its mover, action and events, from which a seat's information is read."""
@@ -205,6 +228,10 @@ class ParlourState(pyspiel.State):
         self.held: int | None = None
         self.chance_nodes = 0
         self.trail = Trail()
+        # An earlier position and the engine steps since, to rebuild the position before an action
+        # that turned out to draw (rarely needed, so cheaper than a clone before every action).
+        self.checkpoint: Checkpoint | None = None
+        self.since: list[int] = []
 
     # --- whose turn, what is legal -----------------------------------------------------------
 
@@ -240,12 +267,15 @@ class ParlourState(pyspiel.State):
         if self.engine_state is None:
             self._check_outcome(action, game)
             self.engine_state = game.engine.new_state(seed=_mix(game.seed, action) >> 1)
+            self._checkpoint()
         elif self.held is not None:
             self._check_outcome(action, game)
             self.chance_nodes += 1
-            self.engine_state.rng = Rng(_mix(self.engine_state.seed, self.chance_nodes, action))  # type: ignore[attr-defined]
+            seed = _mix(self.engine_state.seed, self.chance_nodes, action)
+            self.since.append(RESEED - seed)
+            self._reseed(self.engine_state, seed)
             held, self.held = self.held, None
-            self._resolve(self.engine_state, held)
+            self._step(held)
         else:
             self._decide(action)
         self.trail.actions.append(action)
@@ -255,23 +285,49 @@ class ParlourState(pyspiel.State):
         engine_state = self.engine_state
         assert engine_state is not None
         chosen = self._legal_choice(engine_state, action)
-        # The trial runs on a clone, so an action that draws leaves this state as it was. The legality
-        # was checked here, where the legal list is already built, so the clone need not rebuild it.
-        trial = engine_state.clone()
-        before = getattr(trial, "rng", None)
-        drawn_from = before.state if isinstance(before, Rng) else None
-        events = trial.apply_legal(chosen)
-        after = getattr(trial, "rng", None)
-        if drawn_from is not None and isinstance(after, Rng) and after.state != drawn_from:
-            self.held = action  # the outcome of its draws is chance's to decide
-            return
-        self.trail.steps.append((engine_state.current_player(), action, events))
-        self.engine_state = trial
-
-    def _resolve(self, engine_state: EngineState, action: int) -> None:
+        rng = getattr(engine_state, "rng", None)
+        drawn_from = rng.state if isinstance(rng, Rng) else None
         mover = engine_state.current_player()
-        events = engine_state.apply_legal(engine_state.game.actions[action])
+        events = engine_state.apply_legal(chosen)
+        after = getattr(engine_state, "rng", None)
+        if drawn_from is not None and (not isinstance(after, Rng) or after.state != drawn_from):
+            # It drew: its outcome is chance's to decide. Rebuild the position before it.
+            self.engine_state = self._rebuilt()
+            self.held = action
+            return
+        self._record(mover, action, events)
+
+    def _step(self, action: int) -> None:
+        engine_state = self.engine_state
+        assert engine_state is not None
+        mover = engine_state.current_player()
+        self._record(mover, action, engine_state.apply_legal(engine_state.game.actions[action]))
+
+    def _record(self, mover: int, action: int, events: list[Any]) -> None:
         self.trail.steps.append((mover, action, events))
+        self.since.append(action)
+        if len(self.since) >= CHECKPOINT_EVERY:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        assert self.engine_state is not None
+        self.checkpoint = Checkpoint(self.engine_state.clone())
+        self.since = []
+
+    def _rebuilt(self) -> EngineState:
+        """The position after the steps since the checkpoint, replayed on a copy of it."""
+        assert self.checkpoint is not None
+        engine_state = self.checkpoint.state.clone()
+        for step in self.since:
+            if step <= RESEED:
+                self._reseed(engine_state, RESEED - step)
+            else:
+                engine_state.apply_legal(engine_state.game.actions[step])
+        return engine_state
+
+    @staticmethod
+    def _reseed(engine_state: EngineState, seed: int) -> None:
+        engine_state.rng = Rng(seed)  # type: ignore[attr-defined]
 
     @staticmethod
     def _legal_choice(engine_state: EngineState, action: int) -> Action:
@@ -328,6 +384,7 @@ class ParlourState(pyspiel.State):
         seed = int(float(draw) * (1 << 53)) ^ len(self.trail.actions)
         twin = self.clone()
         twin.engine_state = self.engine_state.determinize(int(player_id), Rng(seed))
+        twin._checkpoint()
         twin.trail = self.trail.copy()
         twin.trail.replayable = False
         return twin
