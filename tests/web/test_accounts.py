@@ -79,3 +79,37 @@ def test_a_guest_seat_is_kept_in_an_account(server: Server, open_page: Callable[
     held = json.loads(page.evaluate(f"localStorage.getItem('parlour.seat.{second}')"))
     assert held["account"] == "webguest"
     assert page.query_selector("#claim-seat") is None
+
+
+def test_my_games_resumes_a_seat_on_another_device(server: Server, open_page: Callable[..., Any], browser: Any) -> None:
+    laptop = open_page(f"{server.url}/?account")
+    fill_credentials(laptop, "signup", "webcarol", PASSWORD)
+    laptop.wait_for_selector("#signed-in-as")
+    table_id = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
+    laptop.goto(f"{server.url}/?table={table_id}")
+    laptop.fill("#join-name", "Carol")
+    laptop.click("#join")
+    laptop.wait_for_selector("#players")
+    server.http.post(f"/api/tables/{table_id}/join", json={"name": "guest"})
+    # Another device: sign in, open My games, resume.
+    phone = open_page(f"{server.url}/?account")
+    fill_credentials(phone, "signin", "webcarol", PASSWORD)
+    phone.wait_for_selector("#my-games-link")
+    phone.click("#my-games-link")
+    phone.wait_for_selector(f"[data-table='{table_id}']")
+    mover = server.table(table_id)["to_move"]
+    where = "your_turn" if mover == 0 else "their_turn"
+    assert phone.get_attribute(f"[data-table='{table_id}']", "data-where") == where
+    if where == "your_turn":
+        assert phone.title().startswith("(1) ")
+    phone.click(f"[data-table='{table_id}'] a")
+    phone.wait_for_selector("#players")
+    held = json.loads(phone.evaluate(f"localStorage.getItem('parlour.seat.{table_id}')"))
+    assert held["seat"] == 0 and held["account"] == "webcarol"
+    phone.wait_for_selector("#players li:has-text('— you')")
+    # The laptop is let go of: on reconnecting its old token is refused and it watches instead.
+    laptop.wait_for_selector("#explain:has-text('this token holds no seat')")
+    phone.click("#my-games-link")
+    phone.click("#my-profile")
+    phone.wait_for_selector("#profile-totals")
+    assert "Games played: 0" in phone.inner_text("#profile-totals")

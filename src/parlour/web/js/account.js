@@ -21,7 +21,10 @@ export function account() {
 export async function showNav() {
   const nav = document.getElementById("nav");
   const me = await account();
-  clear(nav).append(h("a", { href: "/?account", id: "account-link" }, me ? me.name : "Sign in"));
+  clear(nav).append(
+    me ? h("a", { href: "/?games", id: "my-games-link" }, "My games") : null,
+    " ",
+    h("a", { href: "/?account", id: "account-link" }, me ? me.name : "Sign in"));
 }
 
 function passwordField(id, label, autocomplete) {
@@ -120,4 +123,13 @@ export async function claimButton(tableId, held) {
     }
   });
   return button;
+}
+
+/** The account's seat at a table, with a token for this device (after Resume in "my games"). */
+export async function resumeSeat(tableId) {
+  if (!(await account())) return null;
+  const seat = await call(`/api/account/tables/${tableId}/resume`, { method: "POST" });
+  const held = { token: seat.token, seat: seat.seat, name: seat.name, account: seat.account };
+  localStorage.setItem(`parlour.seat.${tableId}`, JSON.stringify(held));
+  return held;
 }

@@ -1,8 +1,9 @@
 // The page router: the lobby at /, a table at /?table=ID, the replay of a finished game at /?replay=ID,
-// the account page at /?account.
+// the account page at /?account, my games at /?games, a player's profile at /?player=NAME.
 
 import { showAccount, showNav } from "./account.js";
 import { call } from "./api.js";
+import { showMyGames, showProfile } from "./games_page.js";
 import { clear, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { markdown } from "./markdown.js";
@@ -27,6 +28,8 @@ function route() {
   const app = document.getElementById("app");
   showNav().catch(() => {});
   if (params.has("account")) return showAccount(app);
+  if (params.has("games")) return showMyGames(app);
+  if (params.get("player")) return showProfile(app, params.get("player"));
   if (params.get("table")) return showTable(app, params.get("table"));
   if (params.get("replay")) return showReplay(app, params.get("replay"), Number(params.get("ply") || 0));
   return showLobby(app);

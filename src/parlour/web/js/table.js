@@ -1,7 +1,7 @@
 // A table: the board drawn by the game's module, the move picker, the list of legal moves, the
 // players, the game log, hints, and the final scores. Talks to the server over the table's websocket.
 
-import { account, claimButton } from "./account.js";
+import { account, claimButton, resumeSeat } from "./account.js";
 import { call, savedSeat, saveSeat } from "./api.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./app.js";
@@ -68,7 +68,8 @@ export async function showTable(app, tableId) {
   const watch = new URLSearchParams(location.search).get("watch") === "1";
   let summary = await call(`/api/tables/${tableId}`);
   noteDeal(tableId, summary.deal);
-  let held = watch ? null : savedSeat(tableId);
+  const resume = new URLSearchParams(location.search).get("resume") === "1";
+  let held = watch ? null : (resume && (await resumeSeat(tableId))) || savedSeat(tableId);
   if (!held && !watch && summary.status === "open") held = await joinForm(app, tableId, summary);
   if (summary.status === "finished" && !held) {
     location.replace(`/?replay=${tableId}`);
