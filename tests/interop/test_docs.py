@@ -50,3 +50,21 @@ def test_the_examples_run() -> None:
         warnings.simplefilter("ignore", UserWarning)
         for block in blocks:
             exec(compile(block.replace(", 50,", ", 4,"), str(DOC), "exec"), {})
+
+
+def test_encoders_live_in_their_game_packages_and_use_the_standard_library_only() -> None:
+    import ast
+
+    for name, cls in parlour.game_classes().items():
+        if not cls.__module__.startswith("parlour.games."):
+            continue
+        path = Path(__file__).resolve().parents[2] / "src" / "parlour" / "games" / name / "encoder.py"
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module if node.module.startswith("parlour") else node.module.split(".")[0])
+        outside = {module for module in imported if not module.startswith("parlour")}
+        assert outside <= {"__future__", "collections", "typing"}, (name, outside)
+        assert "numpy" not in imported and "parlour.interop.encoding" not in imported

@@ -79,7 +79,7 @@ def test_bad_adapter_arguments_are_refused() -> None:
 
 
 def test_hatflings_tensor_places_each_halfling_where_the_view_shows_it() -> None:
-    from parlour.interop.encoders.hatflings import KINDS, OBJECTS, SQUARES
+    from parlour.games.hatflings.encoder import KINDS, OBJECTS, SQUARES
 
     game = parlour.load_game("hatflings")
     state = game.new_state(seed=9)

@@ -1,16 +1,16 @@
 """Observation tensors computed from a seat's view.
 
-Each game has an encoder (in `parlour.interop.encoders`) that turns `state.view(seat)` — and only
-that — into a flat float32 vector of fixed length. Because the input is the view, a tensor can never
-carry what the seat may not see. The `Features` builder keeps encoders short and their layout
-fixed: every call appends the same number of values whatever the view holds.
+Each game carries its encoder (`parlour.games.<game>.encoder`, standard library only) that turns
+`state.view(seat)` — and only that — into a `Features` of fixed length (`parlour.interop.features`).
+Because the input is the view, a tensor can never carry what the seat may not see. This module
+finds a game's encoder and makes numpy arrays, layouts and bounds from what it builds.
 """
 
 from __future__ import annotations
 
 import importlib
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -18,31 +18,7 @@ import numpy as np
 
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
-
-
-class Vocabulary(tuple[Any, ...]):
-    """An ordered list of names with constant-time lookup of each name's slot."""
-
-    slots: dict[Any, int]
-
-    def __new__(cls, names: Iterable[Any]) -> Vocabulary:
-        vocabulary = super().__new__(cls, names)
-        vocabulary.slots = {name: index for index, name in enumerate(vocabulary)}
-        return vocabulary
-
-
-_SLOTS: dict[tuple[Any, ...], dict[Any, int]] = {}
-"""Slot maps of vocabularies given as plain lists, kept so each is built once."""
-
-
-def _slots(vocabulary: Sequence[Any]) -> dict[Any, int]:
-    if isinstance(vocabulary, Vocabulary):
-        return vocabulary.slots
-    key = tuple(vocabulary)
-    slots = _SLOTS.get(key)
-    if slots is None:
-        slots = _SLOTS[key] = {name: index for index, name in enumerate(key)}
-    return slots
+from parlour.interop.features import Features
 
 
 @dataclass(frozen=True)
@@ -54,81 +30,39 @@ class Block:
     size: int
 
 
-class Features:
-    """Appends fixed-size groups of numbers, keeping only the non-zero ones: views are sparse, so
-    this is much cheaper than building long lists of zeros. `array()` is the finished tensor."""
-
-    def __init__(self) -> None:
-        self.size = 0
-        self.nonzero: dict[int, float] = {}
-        # Where each named block starts, and the slots holding quantities rather than 0/1 values.
-        self.sections: list[tuple[str, int]] = []
-        self.quantities: list[tuple[int, int, bool]] = []  # start, size, whether never negative
-
-    def section(self, name: str) -> None:
-        """Name the block that starts here (for `layout`)."""
-        self.sections.append((name, self.size))
-
-    def flag(self, on: bool) -> None:
-        if on:
-            self.nonzero[self.size] = 1.0
-        self.size += 1
-
-    def number(self, value: float | None, scale: float = 1.0) -> None:
-        """A quantity, divided by `scale` so typical values fall in [0, 1]; None counts as 0."""
-        if value:
-            self.nonzero[self.size] = float(value) / scale
-        self.quantities.append((self.size, 1, False))
-        self.size += 1
-
-    def one_hot(self, value: Any, vocabulary: Sequence[Any]) -> None:
-        """One slot per vocabulary entry; all zero when `value` is None or not in it."""
-        slot = _slots(vocabulary).get(value) if value is not None else None
-        if slot is not None:
-            self.nonzero[self.size + slot] = 1.0
-        self.size += len(vocabulary)
-
-    def counts(self, items: Iterable[Any] | Mapping[Any, float], vocabulary: Sequence[Any], scale: float = 1.0) -> None:
-        """How many of each vocabulary entry (a list of names, or a name -> count mapping)."""
-        slots = _slots(vocabulary)
-        pairs = items.items() if isinstance(items, Mapping) else ((item, 1) for item in items)
-        for name, count in pairs:
-            slot = slots.get(name)
-            if slot is not None and count:
-                index = self.size + slot
-                self.nonzero[index] = self.nonzero.get(index, 0.0) + float(count) / scale
-        self.quantities.append((self.size, len(vocabulary), not isinstance(items, Mapping) and scale > 0))
-        self.size += len(vocabulary)
-
-    def array(self) -> np.ndarray:
-        tensor = np.zeros(self.size, np.float32)
-        if self.nonzero:
-            tensor[list(self.nonzero)] = list(self.nonzero.values())
-        return tensor
-
-
 class Encoder(Protocol):
     def __call__(self, view: Mapping[str, Any], seat: int | None, game: Game) -> Features: ...
 
 
 def encoder_for(game: Game) -> Encoder:
     """The tensor encoder of a game; raises InvalidOption when interop has none for it."""
+    package = type(game).__module__.rsplit(".", 1)[0]
     try:
-        module = importlib.import_module(f"parlour.interop.encoders.{game.name}")
-    except ModuleNotFoundError:
-        raise InvalidOption(f"interop has no observation encoder for {game.name}") from None
+        module = importlib.import_module(f"{package}.encoder")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.encoder":
+            raise
+        raise InvalidOption(f"{game.name} has no observation encoder (a module {package}.encoder)") from None
     encode: Encoder = module.encode
     return encode
 
 
 def observation_tensor(game: Game, view: Mapping[str, Any], seat: int | None) -> np.ndarray:
     """The seat's observation as a float32 vector, computed from its view alone."""
-    return encoder_for(game)(view, seat, game).array()
+    return as_array(encoder_for(game)(view, seat, game))
 
 
 def _starting_features(game: Game) -> Features:
     state = game.new_state(seed=0)
     return encoder_for(game)(state.view(0), 0, game)
+
+
+def as_array(features: Features) -> np.ndarray:
+    """The finished float32 tensor of a `Features`."""
+    tensor = np.zeros(features.size, np.float32)
+    if features.nonzero:
+        tensor[list(features.nonzero)] = list(features.nonzero.values())
+    return tensor
 
 
 def observation_size(game: Game) -> int:
