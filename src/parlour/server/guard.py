@@ -238,7 +238,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 def error_body(error: ServerError) -> bytes:
-    return json.dumps({"error": error.to_json()}).encode("utf-8")
+    # The same compact, UTF-8 form as the application's own JSONResponse answers.
+    return json.dumps({"error": error.to_json()}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 async def respond(error: ServerError, send: Send, close: bool = False) -> None:
