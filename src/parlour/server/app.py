@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, client_api, lobby_api, my_games, play_api
+from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         app.state.hub = hub
         app.state.accounts = accounts.Accounts(settings, hub)
+        app.state.chat = chat.Chat(settings, hub)
         try:
             yield
         finally:
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         play_api.router,
         accounts.router,
         my_games.router,
+        chat.router,
         client_api.router,
         lobby_api.invite_router,
         play_api.socket_router,

@@ -94,6 +94,13 @@ class Settings:
     # Argon2id's cost (argon2-cffi's defaults, RFC 9106's low-memory choice); tests lower it.
     password_time_cost: int = 3
     password_memory_kib: int = 64 * 1024
+    # --- Table chat (docs/server.md, "Table chat") ---
+    # Longest message in characters; messages a second per seat on average, bursts; messages a
+    # table's history shows (older ones stay stored).
+    chat_max_chars: int = 500
+    chat_rate: float = 0.5
+    chat_burst: int = 5
+    chat_history: int = 100
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)

@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from parlour.server.chat import Chat
 from parlour.server.clients import Client, RateLimit
 from parlour.server.errors import ServerError
 from parlour.server.guard import read_json
@@ -26,6 +27,7 @@ FIELDS: dict[str, set[str]] = {
     "act": {"type", "id", "action", "version", "seat"},
     "sync": {"type", "id"},
     "ping": {"type", "id"},
+    "chat": {"type", "id", "text"},
 }
 # Over-the-rate messages within one FLOOD_WINDOW after which a flooding client is disconnected;
 # the first one in each window gets a `rate_limited` error, the rest are dropped silently.
@@ -184,6 +186,8 @@ class Connection:
                 self.client.send({"type": "pong", "id": ref, "version": self.table.version})
             elif kind == "sync":
                 self.client.send(self.table.sync_message(self.client.seat))
+            elif kind == "chat":
+                await self._chat(message)
             else:
                 await self._act(message)
         except ServerError as error:
@@ -205,3 +209,12 @@ class Connection:
         if action is None or isinstance(action, bool) or not isinstance(action, int | str):
             raise ServerError("bad_message", "action must be an action id (number) or its label (text)")
         await self.hub.submit(self.table, self.client.seat, action, version)
+
+    async def _chat(self, message: dict[str, Any]) -> None:
+        if self.client.seat is None:
+            raise ServerError("spectator", "spectators read the chat; take a seat to write in it")
+        text = message.get("text")
+        if not isinstance(text, str):
+            raise ServerError("bad_message", "text must be the message as a string")
+        chat: Chat = self.websocket.app.state.chat
+        await chat.say(self.table, self.client.seat, text)

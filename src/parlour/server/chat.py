@@ -1,0 +1,126 @@
+"""Table chat: messages from the seats to everybody at the table (seats and spectators), stored,
+limited in length and in rate per seat, over the websocket (`chat` messages) and HTTP.
+
+A message is plain text: the server keeps and sends exactly what was written (control and
+bidirectional-control characters are refused by the input guard, like everywhere), and clients
+show it as text, never as HTML. Muting is each reader's own choice, made in the client.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from pydantic import Field
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from parlour.server.errors import ServerError
+from parlour.server.hub import Hub
+from parlour.server.models import ChatRow, now
+from parlour.server.quotas import Buckets
+from parlour.server.requests import Strict, bearer, hub_of
+from parlour.server.settings import Settings
+from parlour.server.table import LiveTable
+
+router = APIRouter()
+
+
+def _json(table_id: str, row: ChatRow) -> dict[str, Any]:
+    sent = row.sent_at if row.sent_at.tzinfo else row.sent_at.replace(tzinfo=UTC)
+    return {
+        "type": "chat",
+        "table": table_id,
+        "id": row.id,
+        "seat": row.seat,
+        "name": row.name,
+        "text": row.text,
+        "sent_at": sent.isoformat(),
+    }
+
+
+class ChatStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def add(self, table_id: str, seat: int, name: str | None, text: str, sent_at: datetime) -> dict[str, Any]:
+        row = ChatRow(table_id=table_id, seat=seat, name=name, text=text, sent_at=sent_at)
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            session.add(row)
+        return _json(table_id, row)
+
+    def recent(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        """The table's last `limit` messages, oldest first."""
+        with Session(self.engine) as session:
+            rows = list(
+                session.scalars(
+                    select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(limit)
+                )
+            )
+            return [_json(table_id, row) for row in reversed(rows)]
+
+
+class Chat:
+    """The chat of every table of one server."""
+
+    def __init__(self, settings: Settings, hub: Hub) -> None:
+        self.settings = settings
+        self.hub = hub
+        self.store = ChatStore(hub.store.engine)
+        self.by_seat = Buckets(settings.chat_rate, settings.chat_burst)
+
+    async def say(self, table: LiveTable, seat: int, text: str) -> dict[str, Any]:
+        """Store a seat's message and send it to every client of the table; refused (and nothing
+        stored or sent) when empty, too long, or over the seat's rate."""
+        text = text.strip()
+        if not text:
+            raise ServerError("empty_chat", "a chat message needs some text", 422)
+        most = self.settings.chat_max_chars
+        if len(text) > most:
+            raise ServerError(
+                "chat_too_long", f"a chat message has at most {most} characters, this one {len(text)}", 422
+            )
+        if not self.by_seat.take(f"{table.id}/{seat}"):
+            raise ServerError("rate_limited", f"too many chat messages from your seat: {self.by_seat.pace()}", 429)
+        name = table.seats[seat].name
+        message: dict[str, Any] = await self.hub._db(self.store.add, table.id, seat, name, text, now())
+        encoded = json.dumps(message)
+        for client in list(table.clients):
+            client.send_text(encoded)
+        return message
+
+    async def history(self, table: LiveTable) -> list[dict[str, Any]]:
+        messages: list[dict[str, Any]] = await self.hub._db(self.store.recent, table.id, self.settings.chat_history)
+        return messages
+
+
+def chat_of(request: Any) -> Chat:
+    chat: Chat = request.app.state.chat
+    return chat
+
+
+class ChatMessage(Strict):
+    text: str = Field(max_length=4000, description="the message, plain text (shown as text, never as HTML)")
+
+
+@router.get("/api/tables/{table_id}/chat", tags=["chat"])
+async def chat_history(request: Request, table_id: str) -> dict[str, Any]:
+    """The table's latest chat messages (chat_history of them), oldest first; public to the table's
+    audience like the table itself."""
+    table = await hub_of(request).table(table_id)
+    return {"table": table.id, "messages": await chat_of(request).history(table)}
+
+
+@router.post("/api/tables/{table_id}/chat", status_code=201, tags=["chat"])
+async def chat_say(
+    request: Request, table_id: str, body: ChatMessage, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """Say something to the table from the token's seat (the websocket's `chat` message does the same)."""
+    table = await hub_of(request).table(table_id)
+    holder = table.seat_with_token(bearer(authorization))
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    return await chat_of(request).say(table, holder.index, body.text)
