@@ -16,6 +16,7 @@ from typer._click import exceptions as click_errors  # Typer's own copy of click
 from parlour.agents import split_specs
 from parlour.engine.errors import ParlourError, RecordError
 from parlour.engine.game import Game
+from parlour.engine.package import RULES_FILE, rules_page
 from parlour.engine.registry import broken_games, game_class, game_classes
 
 app = typer.Typer(
@@ -26,7 +27,6 @@ app = typer.Typer(
 )
 console = Console()
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
 MAX_SEED = 2**53 - 1
 """Seeds stay below 2**53 so that a record's seed survives any JSON reader (a browser's included)."""
 
@@ -379,12 +379,12 @@ def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show
         name = game_class(game).name
     except ParlourError as error:
         raise fail(str(error)) from None
-    path = DOCS / f"{name}.md"
-    if not path.exists():
-        raise fail(f"the rules of {name} are not installed (looked for {path})", 1)
+    page = rules_page(game_class(name))
+    if page is None:
+        raise fail(f"the rules of {name} are not installed (its package has no {RULES_FILE})", 1)
     from rich.markdown import Markdown
 
-    console.print(Markdown(path.read_text(encoding="utf-8")))
+    console.print(Markdown(page))
 
 
 def main(args: list[str] | None = None) -> None:

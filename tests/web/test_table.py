@@ -193,7 +193,7 @@ def test_the_rules_of_every_game_open(server: Server, open_page: Callable[..., A
 
 
 DRAW_WITH = """async ([game, extra]) => {
-  const module = (await import(`/js/games/${game}.js`)).default;
+  const module = (await import(`/games/${game}/board.js`)).default;
   const table = new URLSearchParams(location.search).get("table");
   const summary = await (await fetch(`/api/tables/${table}`)).json();
   if (module.prepare) await module.prepare(summary);

@@ -42,6 +42,9 @@ class Game(abc.ABC):
     summary: ClassVar[str]
     options_spec: ClassVar[tuple[Option, ...]]
     perfect_information: ClassVar[bool]
+    max_game_length: ClassVar[int] = 10_000
+    """An upper bound on the number of decisions in one game, for adapters that must declare one
+    (OpenSpiel's `max_game_length`); a game sets its own, with room above the longest game seen."""
     search_defaults: ClassVar[dict[str, Any]] = {}
     """Settings the search bots use for this game unless a spec says otherwise (for MCTS: `c`,
     `rollout`, `cutoff`, `prior`, `finish`, `fpu`, `reveal`); each game documents why its own differ

@@ -54,12 +54,13 @@ from parlour.engine.rng import Rng
 from parlour.interop.encoding import observation_size, observation_tensor
 
 PREFIX = "parlour_"
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL_PLAYER = int(pyspiel.PlayerId.TERMINAL)
 CHANCE_OUTCOMES = 64
 """Outcomes of every chance node unless the `chance_outcomes` parameter says otherwise."""
 MAX_CHANCE_OUTCOMES = 1 << 16
 # Upper bounds on the number of decisions in one game, for OpenSpiel's GameInfo. Each game's own
 # loop guard or end trigger bounds its length; these leave room for every sub-decision.
-MAX_GAME_LENGTH = {"hatflings": 2000, "hanbok_runway": 4000, "hatairo": 6000, "yamatai": 8000}
 # OpenSpiel's game strings separate parameters with commas, so a text option's commas travel as this.
 LIST_SEPARATOR = ";"
 
@@ -131,7 +132,7 @@ class ParlourGame(pyspiel.Game):
         except InvalidOption as error:
             raise pyspiel.SpielError(str(error)) from None
         counts = self.engine_class.player_counts()
-        max_length = MAX_GAME_LENGTH.get(self.engine.name, 10_000)
+        max_length = self.engine.max_game_length
         self.max_chance_nodes = max_length + 1  # the deal, and at most one per decision
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine.num_actions,
@@ -178,6 +179,22 @@ class Checkpoint:
 
     def __deepcopy__(self, memo: Any) -> Checkpoint:
         return self
+
+
+class LegalIds:
+    """The ids `legal_actions()` last listed for this position (OpenSpiel asks before applying),
+    so applying one needs no second look at the engine's list. Copies start empty."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self) -> None:
+        self.ids: set[int] | None = None
+
+    def __deepcopy__(self, memo: Any) -> LegalIds:
+        return LegalIds()
+
+    def __reduce__(self) -> tuple[type[LegalIds], tuple[()]]:
+        return (LegalIds, ())
 
 
 class Trail:
@@ -232,27 +249,35 @@ class ParlourState(pyspiel.State):
         # that turned out to draw (rarely needed, so cheaper than a clone before every action).
         self.checkpoint: Checkpoint | None = None
         self.since: list[int] = []
+        self.legal = LegalIds()
+        self.mover = CHANCE
 
     # --- whose turn, what is legal -----------------------------------------------------------
 
     def current_player(self) -> int:
+        return self.mover
+
+    def _whose_turn(self) -> int:
+        """Who decides now (OpenSpiel asks several times per step, so `mover` keeps the answer)."""
         if self.engine_state is None or self.held is not None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return CHANCE
         player = self.engine_state.current_player()
-        return int(pyspiel.PlayerId.TERMINAL) if player == TERMINAL else player
+        return TERMINAL_PLAYER if player == TERMINAL else player
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.engine_state is not None
         if player != self.engine_state.current_player():
             return []
-        return sorted(action.id for action in self.engine_state.legal_actions())
+        ids = sorted(action.id for action in self.engine_state.legal_actions())
+        self.legal.ids = set(ids)
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         count = self.get_game().chance_outcomes
         return [(outcome, 1.0 / count) for outcome in range(count)]
 
     def is_terminal(self) -> bool:
-        return self.engine_state is not None and self.held is None and self.engine_state.is_terminal()
+        return self.mover == TERMINAL_PLAYER
 
     def returns(self) -> list[float]:
         if self.engine_state is None:
@@ -270,6 +295,7 @@ class ParlourState(pyspiel.State):
             self._checkpoint()
         elif self.held is not None:
             self._check_outcome(action, game)
+            self.legal.ids = None
             self.chance_nodes += 1
             seed = _mix(self.engine_state.seed, self.chance_nodes, action)
             self.since.append(RESEED - seed)
@@ -279,12 +305,16 @@ class ParlourState(pyspiel.State):
         else:
             self._decide(action)
         self.trail.actions.append(action)
+        self.mover = self._whose_turn()
 
     def _decide(self, action: int) -> None:
         """A player's action: resolved at once, or held for a chance node if it draws."""
         engine_state = self.engine_state
         assert engine_state is not None
-        chosen = self._legal_choice(engine_state, action)
+        known, self.legal.ids = self.legal.ids, None
+        chosen = engine_state.game.actions[action] if known and action in known else None
+        if chosen is None:
+            chosen = self._legal_choice(engine_state, action)
         rng = getattr(engine_state, "rng", None)
         drawn_from = rng.state if isinstance(rng, Rng) else None
         mover = engine_state.current_player()

@@ -9,17 +9,17 @@ replay's positions are spectator views, and only of finished games, where nothin
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.engine.data import read_csv, read_toml
 from parlour.engine.errors import DataError, IllegalAction, InvalidOption
 from parlour.engine.game import State
+from parlour.engine.package import board_module, game_package, rules_page
 from parlour.engine.records import replay
 from parlour.engine.registry import game_class
 from parlour.server.errors import ServerError
@@ -28,7 +28,6 @@ from parlour.server.hub import Hub
 from parlour.server.quotas import client_address
 from parlour.server.table import LiveTable
 
-RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
 DATA_SUFFIXES = (".csv", ".toml")
 
 router = APIRouter()
@@ -65,10 +64,20 @@ def _start_of(table: LiveTable) -> State:
 async def rules(game: str) -> PlainTextResponse:
     """The game's rules in parlour's own words (Markdown), as `parlour rules GAME` shows them."""
     name = _game_name(game)
-    path = RULES_DIR / f"{name}.md"
-    if not path.is_file():
+    page = rules_page(game_class(name))
+    if page is None:
         raise ServerError("no_rules", f"the rules of {name} are not installed", 404)
-    return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
+    return PlainTextResponse(page, media_type="text/markdown; charset=utf-8")
+
+
+@router.get("/games/{game}/board.js", tags=["client"], response_class=PlainTextResponse)
+async def board(game: str) -> Response:
+    """The game's browser board module, from the game's package; 404 when the generic board draws it."""
+    name = _game_name(game)
+    module = board_module(game_class(name))
+    if module is None:
+        raise ServerError("no_board", f"{name} ships no board module; the client draws the generic board", 404)
+    return Response(module, media_type="text/javascript; charset=utf-8")
 
 
 @router.get("/api/games/{game}/data/{filename}", tags=["client"])
@@ -80,7 +89,7 @@ async def component_data(game: str, filename: str) -> Any:
     name = _game_name(game)
     if "/" in filename or filename.startswith(".") or not filename.endswith(DATA_SUFFIXES):
         raise ServerError("bad_file", "ask for a .csv or .toml file of the game's data folder by its name", 422)
-    package = f"{game_class(name).__module__.rsplit('.', 1)[0]}.data"
+    package = f"{game_package(game_class(name))}.data"
     try:
         return read_csv(package, filename) if filename.endswith(".csv") else read_toml(package, filename)
     except DataError:

@@ -5,7 +5,7 @@
 // Clicks: a style symbol of your tableau, then a fabric card, then the queue whose colour you earn;
 // a token to peek at or flip; a style symbol to discard. Drawing and passing are buttons.
 
-import { h, s, svg, target } from "../dom.js";
+import { h, s, svg, target } from "/js/dom.js";
 
 const INK = { green: "#2e8b57", red: "#c0392b", blue: "#2a6fdb", orange: "#e67e22", black: "#2b2b2b", pink: "#e75480" };
 const SEAT_COLOURS = ["#1f6f8b", "#b5651d"];

@@ -42,6 +42,7 @@ class HanbokRunway(Game):
     title = "Hanbok Runway"
     summary = "designers pair style and fabric cards into hanbok sets to win influence in six colours"
     perfect_information = False
+    max_game_length = 4_000
     # Searches judge each drawn world as it was drawn, and finish the rest of a seat's turn (an
     # oval's target, a second set) greedily before judging it: see docs/bots.md, Hanbok Runway.
     search_defaults: ClassVar[dict[str, Any]] = {"reveal": True, "finish": 2, "fpu": True}

@@ -7,8 +7,8 @@
 // complete it); a gallery cell to place the flag being completed; a motif, then its space; a
 // topography tile, then its column; a palette pigment to discard. Payments are buttons.
 
-import { gameData } from "../api.js";
-import { h, s, svg, target } from "../dom.js";
+import { gameData } from "/js/api.js";
+import { h, s, svg, target } from "/js/dom.js";
 
 const PIGMENT = { Red: "#d62828", Orange: "#f77f00", Yellow: "#fcbf49", Green: "#2a9d8f", Cyan: "#4cc9f0", Blue: "#1d4ed8", Black: "#222", Others: "#b5838d" };
 const SEATS = { Red: "#d62828", Yellow: "#e0a100", Blue: "#1d4ed8", Green: "#2a9d8f" };

@@ -1,7 +1,7 @@
 """Hatairo's rules as a state machine: set-up, the Motif phase, the three actions with payment as
 consecutive sub-decisions, the Clean phase, the end with equal turns, and the solo automaton.
 
-Rule and ruling numbers (R7, R20 ...) refer to the specification; `docs/rules/hatairo.md` has them
+Rule and ruling numbers (R7, R20 ...) refer to the specification; `rules.md` beside this module has them
 in words. Where parlour settled a gap itself the comment says so (P1, P2 ...).
 """
 
@@ -116,6 +116,7 @@ class Hatairo(Game):
     title = "Hatairo"
     summary = "paint flags of the world into your gallery; motifs and topography reward the arrangement"
     perfect_information = False
+    max_game_length = 6_000
     # A completion is a chain of sub-decisions by one seat (flag, space, each payment): the search
     # finishes it greedily before judging a leaf and then keeps to the continuations that do well
     # (first-play urgency) rather than averaging every poor payment; a low exploration constant

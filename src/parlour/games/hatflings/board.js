@@ -4,7 +4,7 @@
 // Clicks: a halfling from your pool, then a square to place it; one of your halflings, then where
 // it jumps (or which way a greedy one pushes); a square for a scenery object, a puddle or the pig.
 
-import { h, s, svg, target } from "../dom.js";
+import { h, s, svg, target } from "/js/dom.js";
 
 const SIZE = 64;
 const MARGIN = 24;

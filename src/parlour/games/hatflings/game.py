@@ -36,6 +36,7 @@ class Hatflings(Game):
     title = "Hatflings!"
     summary = "two captains introduce halflings and jump them about a 6×6 floor, changing their rivals' hats"
     perfect_information = True
+    max_game_length = 2_000
     options_spec = (
         Option("players", int, 2, "number of captains", choices=(2,)),
         Option(

@@ -7,8 +7,8 @@
 // building tile of the row, then the island to build it on; a specialist to recruit; islands and
 // spots for the fleet powers. Trading, paying and ending steps are buttons.
 
-import { gameData } from "../api.js";
-import { h, s, svg, target } from "../dom.js";
+import { gameData } from "/js/api.js";
+import { h, s, svg, target } from "/js/dom.js";
 
 const UNIT = 46;
 const BOAT = { bamboo: "#5aa832", wood: "#8b5a2b", stone: "#555", clay: "#c8553d", gold: "#e0b000" };

@@ -52,6 +52,7 @@ class Yamatai(Game):
     title = "Yamataï"
     summary = "draft fleets, chain boats through the archipelago, build the capital and recruit specialists"
     perfect_information = False
+    max_game_length = 8_000
     revealing_events = frozenset({"preview", "round", "game_over"})
     """Steps that may show a seat building tiles or specialists drawn from a deck it could not know
     in order (a preview, the refills at the end of a round), even tiles it has seen before."""

@@ -1,13 +1,18 @@
-// Each game's drawing and click mapping lives in its own module, loaded when a table needs it.
+// Each game's drawing and click mapping is its board module, shipped in the game's own package and
+// served at /games/<name>/board.js; a game that ships none (the server answers 404) gets generic.js.
 
-const MODULES = {
-  hatflings: () => import("./hatflings.js"),
-  hanbok_runway: () => import("./hanbok_runway.js"),
-  hatairo: () => import("./hatairo.js"),
-  yamatai: () => import("./yamatai.js"),
-};
+const loaded = new Map();
+
+async function load(game) {
+  try {
+    return await import(`/games/${encodeURIComponent(game)}/board.js`);
+  } catch (error) {
+    console.info(`${game}: no board module (${error.message}), drawing the generic board`);
+    return import("./generic.js");
+  }
+}
 
 export async function loadModule(game) {
-  const load = MODULES[game] || (() => import("./generic.js"));
-  return (await load()).default;
+  if (!loaded.has(game)) loaded.set(game, load(game));
+  return (await loaded.get(game)).default;
 }

@@ -1,0 +1,27 @@
+"""Yamataï's arena features: the specialists recruited and the buildings built, by type."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from parlour.engine.game import State
+from parlour.engine.package import Features, tally
+
+QUESTION = "Specialists and buildings: which do winners choose?"
+
+
+def seat_features(state: State, actors: Sequence[int]) -> Features:
+    """The specialists each player recruited and the buildings she built, by building type."""
+    features: Features = [{} for _ in range(state.game.num_players)]
+    parts = getattr(state.game, "parts", None)
+    kinds = {tile.code: tile.kind for tile in getattr(parts, "buildings", ())}
+    actions = state.game.actions
+    for seat, action_id in zip(actors, state.history, strict=True):
+        action = actions[action_id]
+        if action.kind == "recruit":
+            tally(features[seat], f"specialist: {dict(action.params).get('specialist')}")
+        elif action.kind == "build":
+            tile = dict(action.params).get("tile")
+            tally(features[seat], f"building: {kinds.get(tile, tile)}")
+            tally(features[seat], f"building tile: {tile}")
+    return features
