@@ -414,6 +414,7 @@ class ParlourState(pyspiel.State):
         seed = int(float(draw) * (1 << 53)) ^ len(self.trail.actions)
         twin = self.clone()
         twin.engine_state = self.engine_state.determinize(int(player_id), Rng(seed))
+        twin.mover = twin._whose_turn()
         twin._checkpoint()
         twin.trail = self.trail.copy()
         twin.trail.replayable = False
