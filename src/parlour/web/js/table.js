@@ -3,6 +3,7 @@
 
 import { account, claimButton, resumeSeat } from "./account.js";
 import { call, savedSeat, saveSeat } from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./app.js";
 import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
@@ -110,6 +111,8 @@ class TablePage {
     this.deal = h("section", { class: "card deal", id: "deal" });
     this.result = h("section", { class: "card result", id: "result", hidden: true });
     this.log = h("ol", { class: "log", id: "log", "aria-live": "polite" });
+    this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send(JSON.stringify({ type: "chat", text })));
+    this.chat.seated(this.seat !== null);
     const rules = h("button", { type: "button", id: "rules", onclick: () => openRules(game) }, "Rules");
     const invite = h("button", { type: "button", id: "invite", onclick: () => this.copyInvite(invite) }, "Invite link");
 
@@ -121,7 +124,7 @@ class TablePage {
           h("div", { class: "controls" }, this.backButton, this.choices),
           h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton, this.hintButton),
           this.hintText),
-        h("aside", { class: "side" }, this.players, this.deal, h("h2", {}, "Game log"), this.log)));
+        h("aside", { class: "side" }, this.players, this.deal, h("h2", {}, "Game log"), this.log, this.chat.element)));
 
     this.board.addEventListener("click", (event) => this.boardClick(event));
     this.board.addEventListener("keydown", (event) => {
@@ -143,6 +146,7 @@ class TablePage {
 
   start() {
     this.loadLog();
+    this.chat.load().catch((error) => this.showExplain(error.message));
     this.connect();
     claimButton(this.summary.id, this.held).then((button) => button && this.players.before(button));
   }
@@ -181,6 +185,7 @@ class TablePage {
   }
 
   receive(message) {
+    if (message.type === "chat") return this.chat.receive(message);
     if (message.type === "error") {
       this.showExplain(message.message);
       // A refused move (the table moved on, or the move is no longer legal): fetch the position again.
@@ -189,6 +194,7 @@ class TablePage {
         localStorage.removeItem(`parlour.seat.${this.summary.id}`);
         this.held = null;
         this.seat = null;
+        this.chat.seated(false);
       }
       return;
     }
