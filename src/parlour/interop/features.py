@@ -67,19 +67,24 @@ class Features:
 
     def one_hot(self, value: Any, vocabulary: Sequence[Any]) -> None:
         """One slot per vocabulary entry; all zero when `value` is None or not in it."""
-        slot = _slots(vocabulary).get(value) if value is not None else None
-        if slot is not None:
-            self.nonzero[self.size + slot] = 1.0
+        if value is not None:
+            slots = vocabulary.slots if type(vocabulary) is Vocabulary else _slots(vocabulary)  # type: ignore[attr-defined]
+            slot = slots.get(value)
+            if slot is not None:
+                self.nonzero[self.size + slot] = 1.0
         self.size += len(vocabulary)
 
     def counts(self, items: Iterable[Any] | Mapping[Any, float], vocabulary: Sequence[Any], scale: float = 1.0) -> None:
         """How many of each vocabulary entry (a list of names, or a name -> count mapping)."""
-        slots = _slots(vocabulary)
-        pairs = items.items() if isinstance(items, Mapping) else ((item, 1) for item in items)
-        for name, count in pairs:
-            slot = slots.get(name)
-            if slot is not None and count:
-                index = self.size + slot
-                self.nonzero[index] = self.nonzero.get(index, 0.0) + float(count) / scale
-        self.quantities.append((self.size, len(vocabulary), not isinstance(items, Mapping) and scale > 0))
+        mapping = isinstance(items, Mapping)
+        if items:
+            slots = vocabulary.slots if type(vocabulary) is Vocabulary else _slots(vocabulary)  # type: ignore[attr-defined]
+            nonzero, size = self.nonzero, self.size
+            pairs = items.items() if isinstance(items, Mapping) else ((item, 1) for item in items)
+            for name, count in pairs:
+                slot = slots.get(name)
+                if slot is not None and count:
+                    index = size + slot
+                    nonzero[index] = nonzero.get(index, 0.0) + float(count) / scale
+        self.quantities.append((self.size, len(vocabulary), not mapping and scale > 0))
         self.size += len(vocabulary)

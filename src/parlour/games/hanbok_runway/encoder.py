@@ -5,15 +5,23 @@ the cards being discarded at a Pass step and the phase."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from parlour.engine.game import Game
 from parlour.games.hanbok_runway.components import SYMBOLS
 from parlour.games.hanbok_runway.view import PHASE_NAMES
-from parlour.interop.features import Features
+from parlour.interop.features import Features, Vocabulary
 
 VALUE_SCALE = 5.0
+
+
+@functools.cache
+def _names(game: Game) -> tuple[Vocabulary, Vocabulary]:
+    """The game's colours and fabric kinds (built once per game)."""
+    comps = game.components  # type: ignore[attr-defined]
+    return Vocabulary(comps.colours), Vocabulary(comps.kind_labels)
 
 
 def _token(features: Features, token: Mapping[str, Any] | None, me: int, colours: list[str]) -> None:
@@ -32,8 +40,7 @@ def _token(features: Features, token: Mapping[str, Any] | None, me: int, colours
 def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     me = 0 if seat is None else seat
     comps = game.components  # type: ignore[attr-defined]
-    colours = list(comps.colours)
-    kinds = list(comps.kind_labels)
+    colours, kinds = _names(game)
     features = Features()
     features.section("per colour: trophies, additional VP, its queue of tokens")
     for colour in view["colours"]:

@@ -5,16 +5,17 @@ observing seat round the table (padded to four), and the turn in progress."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parlour.engine.game import Game
 from parlour.games.yamatai.components import RESOURCES, SLOTS
 from parlour.games.yamatai.phases import END_REASONS, PHASE_NAMES
-from parlour.interop.features import Features
+from parlour.interop.features import Features, Vocabulary
 
 MAX_PLAYERS = 4
-FLEET_TILES = list(range(1, 11))
+FLEET_TILES = Vocabulary(range(1, 11))
 SHARED_BUILDINGS = ["torii", "palace", "sacred ground"]
 
 
@@ -22,15 +23,24 @@ def _relative(seat: int, me: int, count: int) -> int:
     return (seat - me) % count
 
 
+@functools.cache
+def _names(game: Game) -> tuple[Vocabulary, Vocabulary, Vocabulary, Vocabulary]:
+    """The game's cultures, building codes, specialists and building owners (built once per game)."""
+    parts = game.parts  # type: ignore[attr-defined]
+    return (
+        Vocabulary(parts.culture_colours),
+        Vocabulary(tile.code for tile in parts.buildings),
+        Vocabulary(specialist.name for specialist in parts.specialists),
+        Vocabulary([f"seat+{offset}" for offset in range(MAX_PLAYERS)] + SHARED_BUILDINGS),
+    )
+
+
 def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     me = 0 if seat is None else seat
     parts = game.parts  # type: ignore[attr-defined]
     colours: Sequence[str] = game.colours  # type: ignore[attr-defined]
     count = game.num_players
-    cultures = list(parts.culture_colours)
-    codes = [tile.code for tile in parts.buildings]
-    specialists = [specialist.name for specialist in parts.specialists]
-    owners = [f"seat+{offset}" for offset in range(MAX_PLAYERS)] + SHARED_BUILDINGS
+    cultures, codes, specialists, owners = _names(game)
 
     def owner_of(building: str | None) -> str | None:
         if building in colours:
