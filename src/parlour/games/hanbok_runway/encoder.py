@@ -24,7 +24,7 @@ def _names(game: Game) -> tuple[Vocabulary, Vocabulary]:
     return Vocabulary(comps.colours), Vocabulary(comps.kind_labels)
 
 
-def _token(features: Features, token: Mapping[str, Any] | None, me: int, colours: list[str]) -> None:
+def _token(features: Features, token: Mapping[str, Any] | None, me: int, colours: Vocabulary) -> None:
     features.flag(token is not None)
     token = token or {}
     features.one_hot(token.get("colour"), colours)
