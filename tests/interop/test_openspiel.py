@@ -302,3 +302,19 @@ def test_openspiel_refuses_an_illegal_action_and_keeps_the_state() -> None:
     assert str(state) == before and state.history() == [0]
     with pytest.raises(pyspiel.SpielError, match="chance outcome"):
         game.new_initial_state().apply_action(64)
+
+
+def test_a_game_without_an_encoder_offers_strings_only() -> None:
+    """A game published on its own may ship no encoder: it still plays through OpenSpiel."""
+    from parlour.engine.registry import register
+    from tests.engine.nim import Nim
+
+    register(Nim)
+    assert "parlour_nim" in openspiel.register_all()
+    game = pyspiel.load_game("parlour_nim")
+    assert not game.get_type().provides_observation_tensor
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = play(game.new_initial_state(), 2, np.random.RandomState(0))
+    assert json.loads(state.observation_string(0)) == state.engine_state.view(0)
+    with pytest.raises(pyspiel.SpielError, match="no tensor"):
+        state.observation_tensor(0)

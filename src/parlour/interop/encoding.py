@@ -34,17 +34,27 @@ class Encoder(Protocol):
     def __call__(self, view: Mapping[str, Any], seat: int | None, game: Game) -> Features: ...
 
 
-def encoder_for(game: Game) -> Encoder:
-    """The tensor encoder of a game; raises InvalidOption when interop has none for it."""
-    package = type(game).__module__.rsplit(".", 1)[0]
+def encoder_for(game: Game | type[Game]) -> Encoder:
+    """The tensor encoder of a game (the module `encoder` beside its Game class); raises
+    InvalidOption when the game carries none."""
+    cls = game if isinstance(game, type) else type(game)
+    package = cls.__module__.rsplit(".", 1)[0]
     try:
         module = importlib.import_module(f"{package}.encoder")
     except ModuleNotFoundError as error:
         if error.name != f"{package}.encoder":
             raise
-        raise InvalidOption(f"{game.name} has no observation encoder (a module {package}.encoder)") from None
+        raise InvalidOption(f"{cls.name} has no observation encoder (a module {package}.encoder)") from None
     encode: Encoder = module.encode
     return encode
+
+
+def has_encoder(game: Game | type[Game]) -> bool:
+    try:
+        encoder_for(game)
+    except InvalidOption:
+        return False
+    return True
 
 
 def observation_tensor(game: Game, view: Mapping[str, Any], seat: int | None) -> np.ndarray:
@@ -101,14 +111,7 @@ def layout_table(game: Game) -> str:
 
 def _encoded(classes: Mapping[str, type[Game]]) -> dict[str, type[Game]]:
     """The games that have an observation encoder."""
-    found = {}
-    for name, cls in classes.items():
-        try:
-            encoder_for(cls())
-        except InvalidOption:
-            continue
-        found[name] = cls
-    return found
+    return {name: cls for name, cls in classes.items() if has_encoder(cls)}
 
 
 def sizes_table() -> str:

@@ -51,7 +51,7 @@ from parlour.engine.game import TERMINAL, Game
 from parlour.engine.game import State as EngineState
 from parlour.engine.registry import game_class, game_classes
 from parlour.engine.rng import Rng
-from parlour.interop.encoding import observation_size, observation_tensor
+from parlour.interop.encoding import has_encoder, observation_size, observation_tensor
 
 PREFIX = "parlour_"
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -103,7 +103,8 @@ def _game_type(cls: type[Game]) -> pyspiel.GameType:
         # no fixed-length tensor of a whole history, so none is claimed.
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=True,
+        # A game published on its own may carry no encoder: then it offers strings only.
+        provides_observation_tensor=has_encoder(cls),
         parameter_specification=_parameter_specification(cls),
     )
 
@@ -146,7 +147,7 @@ class ParlourGame(pyspiel.Game):
         parameters = {**{key: _to_parameter(value) for key, value in params.items()}, "seed": self.seed}
         parameters["chance_outcomes"] = self.chance_outcomes
         super().__init__(_game_type(self.engine_class), info, parameters)
-        self.tensor_size = observation_size(self.engine)
+        self.tensor_size = observation_size(self.engine) if has_encoder(self.engine) else 0
 
     def new_initial_state(self) -> ParlourState:
         return ParlourState(self)
@@ -443,7 +444,8 @@ class ParlourObserver:
         self.recall = recall
         self.private = private
         seats = game.num_players() if private == pyspiel.PrivateInfoType.ALL_PLAYERS else 1
-        self.tensor: np.ndarray | None = None if recall else np.zeros(game.tensor_size * seats, np.float32)
+        tensor = not recall and game.tensor_size > 0
+        self.tensor: np.ndarray | None = np.zeros(game.tensor_size * seats, np.float32) if tensor else None
         self.dict: dict[str, np.ndarray] = {} if self.tensor is None else {"observation": self.tensor}
 
     def _views(self, engine_state: EngineState, player: int) -> list[tuple[dict[str, Any], int]]:
@@ -457,7 +459,8 @@ class ParlourObserver:
 
     def set_from(self, state: ParlourState, player: int) -> None:
         if self.tensor is None:
-            raise pyspiel.SpielError("the information state has no tensor; use information_state_string")
+            what = "the information state" if self.recall else f"{self.game.engine.name} (it carries no encoder)"
+            raise pyspiel.SpielError(f"{what} has no tensor; use the string")
         engine_state = state.engine_state
         if engine_state is None:
             self.tensor[:] = 0.0
