@@ -95,8 +95,10 @@ def play(
         table = seat_table(loaded, seat_list, random.SystemRandom().randrange(2**31) if seed is None else seed)
     except ParlourError as error:
         raise fail(str(error)) from None
-    console.print(f"{loaded.title}, seed {table.state.seed}. Seats: {', '.join(table.seats)}. Type 'help' for help.")
-    raise typer.Exit(TerminalSession(table, record_path=record).run())
+    session = TerminalSession(table, record_path=record)
+    seated = ", ".join(session.names.full(seat) for seat in range(loaded.num_players))
+    session.show(f"{loaded.title}, seed {table.state.seed}. At the table: {seated}. Type help for help.")
+    raise typer.Exit(session.run())
 
 
 @app.command()

@@ -10,21 +10,26 @@ from __future__ import annotations
 import difflib
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from parlour.agents import Agent, hint, make_agent
+from parlour.agents import Agent, make_agent
+from parlour.agents.hint import RIVALS_SHOWN
+from parlour.agents.mcts import MctsAgent
 from parlour.engine.actions import Action, Event
 from parlour.engine.errors import IllegalAction, InvalidOption, ParlourError, RecordError
 from parlour.engine.game import Game, State
 from parlour.engine.records import check_writable, save
+from parlour.play_screen import Screen, SeatNames, agent_title, board_changes, seat_colours
 
 HUMAN = "human"
 CLEAR_SCREEN = "\033[2J\033[3J\033[H"  # clear the screen and its scroll-back, cursor home
 HELP = (
-    "Type a move's number or its label. Other commands: moves (list them again), board (show the board),\n"
-    "hint (what the strongest bot would play), save FILE (save the record so far), help, quit."
+    "Type a move's number or its label. Other commands: moves (list them again), board (show the whole"
+    " board; after a move only what changed is shown), hint (what the strongest bot would play), save FILE"
+    " (save the record so far), help, quit."
 )
 HINT_SECONDS = 1.0
 """How long `hint` lets the search think."""
@@ -91,9 +96,22 @@ MOVES_IN_ONE_COLUMN = 15
 
 
 def format_moves(legal: Sequence[Action], width: int | None = None) -> str:
+    """The numbered legal moves: one a line, in columns when there are many, or grouped by what they share.
+
+    Many moves often differ only in their last word ("place normal at a1", "place normal at b2"):
+    then each group is one line ("place normal at:  1 a1  8 b2"), when that takes fewer lines.
+    """
+    width = shutil.get_terminal_size().columns if width is None else width
+    columns = _in_columns(legal, width)
+    if len(legal) <= MOVES_IN_ONE_COLUMN:
+        return columns
+    grouped = _grouped(legal, width)
+    return grouped if len(grouped.splitlines()) < len(columns.splitlines()) else columns
+
+
+def _in_columns(legal: Sequence[Action], width: int) -> str:
     digits = len(str(len(legal)))
     cells = [f"{number:>{digits}}. {action.label}" for number, action in enumerate(legal, 1)]
-    width = shutil.get_terminal_size().columns if width is None else width
     cell = max(len(text) for text in cells) + 3 if cells else 0
     columns = max(1, (width - 2) // cell) if len(cells) > MOVES_IN_ONE_COLUMN and cell else 1
     rows = -(-len(cells) // columns)
@@ -105,24 +123,119 @@ def format_moves(legal: Sequence[Action], width: int | None = None) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def format_events(events: Sequence[Event], seat: int | None) -> str:
-    return "\n".join(f"  - {event.text}" for event in events if event.visible_to(seat))
-
-
-def format_result(state: State) -> str:
-    lines = ["Game over."]
-    winners = state.winners()
-    for seat, score in enumerate(state.scores()):
-        parts = ", ".join(f"{name} {value:g}" for name, value in score.breakdown.items())
-        mark = "  <- winner" if seat in winners else ""
-        lines.append(f"  seat {seat}: {score.total:g}" + (f" ({parts})" if parts else "") + mark)
-    if len(winners) > 1:
-        lines.append("  shared victory: " + ", ".join(f"seat {seat}" for seat in winners))
+def _grouped(legal: Sequence[Action], width: int) -> str:
+    groups: dict[str, list[str]] = {}
+    for number, action in enumerate(legal, 1):
+        head, _, last = action.label.rpartition(" ")
+        groups.setdefault(head or last, []).append(f"{number} {last}" if head else str(number))
+    lines = []
+    pad = max(len(head) for head in groups) + 1
+    pad = pad if pad <= width // 2 else 0  # heads line up when that leaves room for the moves
+    for head, items in groups.items():
+        lines.extend(_wrap_items(f"  {head + ':':<{pad}}", items, width))
     return "\n".join(lines)
 
 
+def _wrap_items(head: str, items: Sequence[str], width: int) -> list[str]:
+    """`head` followed by `items` two spaces apart, continued on indented lines; an item is never split."""
+    lines, line = [], head
+    for item in items:
+        if len(line) + 2 + len(item) > width and line.strip() != head.strip():
+            lines.append(line)
+            line = " " * min(len(head), 8)
+        line += "  " + item
+    return [*lines, line]
+
+
+def format_events(events: Sequence[Event], seat: int | None, names: SeatNames | None = None) -> str:
+    said = (names.humanise(event.text) if names else event.text for event in events if event.visible_to(seat))
+    return "\n".join(f"  - {text}" for text in said)
+
+
+TIE_BREAKS = {
+    "yamatai": "among tied players the one who played earliest in the final round wins",
+    "hanbok_runway": "among tied players the one who made fewer sets wins",
+    "hatflings": "among tied players the one with more halflings in the rival's start zone wins",
+}
+"""Each game's tie-break in words, for the end of a game it decided."""
+
+
+def format_result(state: State, names: SeatNames, viewer: int | None = None) -> str:
+    """The end in the player's terms: who won by how much, each score's breakdown, the tie-break."""
+    scores = state.scores()
+    winners = state.winners()
+    ranked = sorted(range(len(scores)), key=lambda seat: (seat not in winners, -scores[seat].total, seat))
+    lines = ["Game over. " + _headline(scores, winners, names, viewer)]
+    best = max(score.total for score in scores)
+    tied = [seat for seat, score in enumerate(scores) if score.total == best]
+    if len(tied) > len(winners) and len(winners) == 1:
+        rule = TIE_BREAKS.get(state.game.name, "the game's tie-break decides")
+        lines.append(f"{_and(names.full(seat) for seat in tied)} tied on {best:g}; {rule}.")
+    for seat in ranked:
+        parts = ", ".join(f"{name} {value:g}" for name, value in scores[seat].breakdown.items() if value)
+        mark = " (winner)" if seat in winners and len(scores) > 1 else ""
+        lines.append(f"  {names.full(seat)}: {scores[seat].total:g}{mark}" + (f" — {parts}" if parts else ""))
+    return "\n".join(lines)
+
+
+def _headline(scores: Sequence[Any], winners: Sequence[int], names: SeatNames, viewer: int | None) -> str:
+    if len(scores) == 1:
+        return f"{'You score' if viewer == 0 else names.full(0) + ' scores'} {scores[0].total:g}."
+    best = scores[winners[0]].total
+    if len(winners) > 1:
+        return f"A shared win: {_and(names.full(seat) for seat in winners)}, {best:g} each."
+    winner = winners[0]
+    runner_up = max(score.total for seat, score in enumerate(scores) if seat != winner)
+    margin = f"{best:g}–{runner_up:g}"
+    if viewer == winner:
+        return f"You win {margin}."
+    if viewer is not None:
+        return f"You lose: {names.full(winner)} wins {margin}."
+    return f"{names.full(winner)} wins {margin}."
+
+
+def _and(words: Iterable[str]) -> str:
+    items = list(words)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def plain_hint(state: State, seconds: float = HINT_SECONDS) -> tuple[Action, str]:
+    """The move the strongest bot would play for the seat to move, and why, in plain words.
+
+    Like every bot the search sees only what the seat sees, so a hint never gives a secret away.
+    """
+    search = MctsAgent(seed=0, seconds=seconds, reuse=False).search(state)
+    legal = state.legal_actions()
+    best = search.best
+
+    def named(choice: Any) -> str:
+        return f"{legal.index(choice.action) + 1}. {choice.action.label}"
+
+    if len(search.choices) == 1:
+        return best.action, f"Hint: {named(best)} is the only move you have."
+    tries = f"{search.iterations:,} practice games" if search.iterations != 1 else "1 practice game"
+    text = (
+        f"Hint: {named(best)}. The strongest bot played out {tries} from what you can see and likes"
+        f" this move best: it came out ahead in about {_win_chance(best.value)} of the games it tried it in."
+    )
+    others = [choice for choice in search.choices[1 : 1 + RIVALS_SHOWN] if choice.visits]
+    if others:
+        text += " Next best: " + "; ".join(f"{named(c)} (about {_win_chance(c.value)})" for c in others) + "."
+    return best.action, text + f"\nType {legal.index(best.action) + 1} to play it."
+
+
+def _win_chance(value: float) -> str:
+    """A search's mean result on -1 (loss) .. +1 (win) as a rough share of wins."""
+    return f"{(max(-1.0, min(1.0, value)) + 1) / 2:.0%}"
+
+
 class TerminalSession:
-    """Runs a Table with the given input and output functions (the console, or a test's)."""
+    """Runs a Table with the given input and output functions (the console, or a test's).
+
+    After a move it shows what changed, not the whole board again: each move since the person's
+    last turn in words (the bots' moves as they are played), then the lines of the board that
+    changed, as many as leave those moves, the list of moves and the prompt on one screen.
+    """
 
     def __init__(
         self,
@@ -130,13 +243,30 @@ class TerminalSession:
         ask: Callable[[str], str] = input,
         say: Callable[[str], None] = print,
         record_path: Path | None = None,
+        screen: Screen | None = None,
     ) -> None:
         self.table = table
         self.ask = ask
         self.say = say
         self.record_path = record_path
+        self.screen = Screen.of() if screen is None else screen
+        self.names = seat_names(table)
         self.last_human: int | None = None
-        self.since_last_hand_over: list[str] = []
+        self.log: list[str] = []
+        """The public account of every move so far, to show again after a hot-seat hand-over."""
+        self.log_read: dict[int, int] = {}
+        """How much of the log each person has seen on their screen."""
+        self.seen: dict[int, list[str]] = {}
+        """The board each person last saw, to show them only what changed since."""
+        self.kept = 0
+        """How many lines printed since the person's last entry must stay on the screen."""
+
+    def show(self, text: str) -> None:
+        """Print `text` fitted to the screen's width, in colour when the screen takes it."""
+        lines = self.screen.fit(text)
+        self.kept += len(lines)
+        names = self.names.all_names()
+        self.say("\n".join(self.screen.paint(line, names) for line in lines))
 
     def run(self) -> int:
         """Play to the end or until the person leaves; returns the process exit code."""
@@ -146,10 +276,15 @@ class TerminalSession:
             self.say("\nLeaving the game.")
             self._save_on_exit()
             return 0
-        self.say(self.table.state.render(None))
-        self.say(format_result(self.table.state))
+        self.show(self.names.humanise(self.table.state.render(None)))
+        self.show(format_result(self.table.state, self.names, self._watcher()))
         self._save_on_exit()
         return 0
+
+    def _watcher(self) -> int | None:
+        """The seat of the one person at the screen, or None when several share it (or none)."""
+        humans = self.table.humans
+        return humans[0] if len(humans) == 1 else None
 
     def _loop(self) -> None:
         state = self.table.state
@@ -158,40 +293,43 @@ class TerminalSession:
             if seat in self.table.agents:
                 action = self.table.agents[seat].act(state)
                 events = state.apply(action)
-                # In a game with hidden information a move's words may be its seat's secret (a
-                # card kept face down, a tile put back on the deck): show only its public events.
-                move = action.label if state.game.perfect_information else "moved"
-                self.say(f"seat {seat} ({self.table.seats[seat]}): {move}")
-                self._show_events(events)
-                self._remember(f"seat {seat} ({self.table.seats[seat]}): {move}", events)
+                self._tell_move(seat, action, events, self._watcher())
             else:
                 self._human_turn(seat)
 
-    def _show_events(self, events: Sequence[Event]) -> None:
-        # Hot-seat: only what every person at the screen may see; with one person, their own secrets too.
-        humans = self.table.humans
-        watcher = humans[0] if len(humans) == 1 else None
-        text = format_events(events, watcher)
-        if text:
-            self.say(text)
+    def _tell_move(self, seat: int, action: Action, events: Sequence[Event], watcher: int | None) -> None:
+        """Say what a move did, as far as `watcher` may see; keep its public account for later."""
+        # In a game with hidden information a move's words may be its seat's secret (a card kept
+        # face down, a tile put back on the deck): then only the events it shows are told.
+        open_move = self.table.state.game.perfect_information or watcher == seat
+        seen = format_events(events, watcher, self.names)
+        told = self._move_line(seat, action if open_move else None, bool(seen))
+        if seen.count("\n") == 0 and open_move and seen:
+            self.show(told + " — " + seen.removeprefix("  - "))  # one event: on the move's own line
+        else:
+            self.show(told + ("\n" + seen if seen else ""))
+        public = format_events(events, None, self.names)
+        perfect = self.table.state.game.perfect_information
+        told = self._move_line(seat, action if perfect else None, bool(public))
+        self.log.append(told + ("\n" + public if public else ""))
+
+    def _move_line(self, seat: int, action: Action | None, has_events: bool) -> str:
+        who = self.names.full(seat)
+        if action is not None:
+            return f"{who}: {action.label}"
+        return f"{who}:" if has_events else f"{who} made a move you cannot see."
 
     def _human_turn(self, seat: int) -> None:
         state = self.table.state
         hidden = not state.game.perfect_information
         if hidden and len(self.table.humans) > 1 and self.last_human not in (None, seat):
-            # Clear the screen first, so the next person does not read the last one's secrets.
-            self.say(CLEAR_SCREEN)
-            self.ask(f"Pass the screen to seat {seat} and press Enter.")
-            self.say(CLEAR_SCREEN)
-            if self.since_last_hand_over:
-                # The clearing also wiped the moves made since; show their public part again.
-                self.say("Since the last hand-over:\n" + "\n".join(self.since_last_hand_over))
-            self.since_last_hand_over = []
+            self._hand_over(seat)
         self.last_human = seat
-        self.say("\n" + state.render(seat))
-        self.say(f"Seat {seat}, your move:\n" + format_moves(state.legal_actions()))
+        self.log_read[seat] = len(self.log)
+        self._show_turn(seat)
+        self.kept = 0
         while True:
-            entry = self.ask(f"seat {seat}> ").strip()
+            entry = self.ask(self.screen.paint(f"{self.names.short(seat)}> ", self.names.all_names())).strip()
             if not entry:
                 continue
             if self._command(entry):
@@ -200,19 +338,48 @@ class TerminalSession:
                 action = choose(state, entry)
                 events = state.apply(action)
             except IllegalAction as error:
-                self.say(f"Not allowed: {error}")
+                self.show(f"Not allowed: {self.names.humanise(str(error))}")
                 continue
-            self.say(f"seat {seat} (you): {action.label}")
-            text = format_events(events, seat)
-            if text:
-                self.say(text)
-            self._remember(f"seat {seat}: {action.label if state.game.perfect_information else 'moved'}", events)
+            self.kept = 0
+            self._tell_move(seat, action, events, seat)
             return
 
-    def _remember(self, move: str, events: Sequence[Event]) -> None:
-        """Keep the public account of a move, to show again after a hot-seat hand-over clears the screen."""
-        public = format_events(events, None)
-        self.since_last_hand_over.extend([move, public] if public else [move])
+    def _hand_over(self, seat: int) -> None:
+        # Clear the screen first, so the next person does not read the last one's secrets.
+        self.say(CLEAR_SCREEN)
+        self.ask(f"Pass the screen to {self.names.short(seat)} and press Enter.")
+        self.say(CLEAR_SCREEN)
+        self.kept = 0
+        missed = self.log[self.log_read.get(seat, 0) :]
+        if missed:
+            # The clearing wiped the moves made since this person's last turn; show their public part again.
+            self.show("Since your last turn:\n" + "\n".join(missed))
+
+    def _show_turn(self, seat: int) -> None:
+        """The board, or what changed on it since this person last saw it, and the moves to choose from."""
+        state = self.table.state
+        board = self.names.humanise(state.render(seat)).splitlines()
+        moves = format_moves(state.legal_actions(), self.screen.width)
+        heading = f"Your move, {self.names.short(seat)}:" if self._watcher() is None else "Your move:"
+        room = self.screen.height - self.kept - len(self.screen.fit(moves)) - 3  # heading, prompt, a spare line
+        before = self.seen.get(seat)
+        self.seen[seat] = board
+        if before is None or len(self.screen.fit("\n".join(board))) <= room:
+            self.show("\n" + "\n".join(board))
+        elif before == board:
+            self.show("The board is as you last saw it (type board to see it).")
+        else:
+            self.show(self._changes(board_changes(before, board), room))
+        self.show(heading + "\n" + moves)
+
+    def _changes(self, changed: list[str], room: int) -> str:
+        lines = self.screen.fit("\n".join(changed))
+        if len(lines) <= max(1, room):
+            return "Changed on the board:\n" + "\n".join(lines)
+        shown = max(0, room - 2)
+        rest = len(lines) - shown
+        cut = [*lines[:shown], f"  … {rest} more changed lines: type board to see the whole board"]
+        return ("Changed on the board:\n" + "\n".join(cut)) if shown else cut[-1].strip()
 
     def _command(self, entry: str) -> bool:
         """Handle a non-move command; returns False when the entry should be read as a move."""
@@ -222,26 +389,25 @@ class TerminalSession:
         if word in ("quit", "exit"):
             raise EOFError
         if word in ("help", "?"):
-            self.say(HELP)
+            self.show(HELP)
         elif word == "moves":
-            self.say(format_moves(state.legal_actions()))
+            self.show(format_moves(state.legal_actions(), self.screen.width))
         elif word == "board":
-            self.say(state.render(state.current_player()))
+            self.show(self.names.humanise(state.render(state.current_player())))
         elif word == "hint":
-            action, text = hint(state, seconds=HINT_SECONDS)
-            self.say(f"{text}\nType {state.legal_actions().index(action) + 1} to play it.")
+            self.show(plain_hint(state)[1])
         elif word == "save" and not rest.strip():
-            self.say("save needs a file name: save FILE")
+            self.show("save needs a file name: save FILE")
         elif word == "save":
             name = _file_name(rest)
             try:
                 path = save(state, check_writable(name, state))
             except RecordError as error:
-                self.say(f"Not saved: {error}")
+                self.show(f"Not saved: {error}")
             except OSError as error:
-                self.say(f"Not saved: cannot write {name}: {error.strerror or error}")
+                self.show(f"Not saved: cannot write {name}: {error.strerror or error}")
             else:
-                self.say(f"Record saved to {path}")
+                self.show(f"Record saved to {path}")
         else:
             return False
         return True
@@ -261,6 +427,15 @@ class TerminalSession:
             self.say(f"Record saved to {fallback} instead")
         else:
             self.say(f"Record saved to {self.record_path}")
+
+
+def seat_names(table: Table) -> SeatNames:
+    """The colour of each seat and who sits there: "you" alone with bots, a bot's name, or nobody named."""
+    game = table.game
+    colours = seat_colours(table.state.view(None), game.num_players)
+    alone = len(table.humans) == 1
+    who = tuple(("you" if alone else "") if spec == HUMAN else agent_title(spec) for spec in table.seats)
+    return SeatNames(tuple(colours), who)
 
 
 def _file_name(typed: str) -> Path:
