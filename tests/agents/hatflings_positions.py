@@ -10,7 +10,7 @@ import parlour
 from parlour.engine import State
 from parlour.games.hatflings.board import parse_square
 from parlour.games.hatflings.pieces import DANCE, EMPTY, NORMAL, OBJECT_CODES, halfling
-from parlour.games.hatflings.rules import HatflingsState
+from parlour.games.hatflings.state import HatflingsState
 
 
 def endgame(layout: dict[str, str], *, pool: int, pig: str, to_move: int = 0, seed: int = 0) -> HatflingsState:
@@ -37,7 +37,7 @@ def endgame(layout: dict[str, str], *, pool: int, pig: str, to_move: int = 0, se
     state.lander = -1
     state.seen = {}
     state.end_reason = ""
-    state._legal = state._legal_ids = None
+    state._legal = None
     state.rebuild_masks()  # hat and scenery were written by hand
     state._start_turn([])  # a position is taken at the start of a turn (R22, R25)
     return state

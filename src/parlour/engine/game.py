@@ -2,14 +2,17 @@
 
 A game package subclasses `Game` (the rules with fixed options: player count, action space,
 component data) and `State` (one position). Subclasses implement the methods marked abstract;
-`State.apply` here checks legality before the game's own `_apply` runs, so a refused action never
-changes anything.
+The engine owns the plumbing that is the same for every game: `State` caches the legal list the
+game's generator (`_legal_now`) returns, checks an action's legality by its id before the game's
+own `_apply` runs (so a refused action never changes anything) and drops the cache whenever a move
+is applied; `Game` pickles as its options.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+import functools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -59,6 +62,12 @@ class Game(abc.ABC):
         # A game never changes after construction, so every copy of a state can share it.
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game is fully given by its class and options; pickling those instead of the prebuilt
+        # actions and tables keeps pickled states small (process pools, conformance checks), and
+        # every state unpickled in one process shares one game.
+        return (_game_from_options, (type(self), tuple(sorted(self.options.items()))))
+
     @property
     def num_players(self) -> int:
         return int(self.options["players"])
@@ -102,15 +111,27 @@ class Game(abc.ABC):
         """The starting position; all randomness of the game flows from `seed`."""
 
 
-class State(abc.ABC):
-    """One position of a game. Mutated in place by `apply`; `clone` gives an independent copy."""
+@functools.lru_cache(maxsize=64)
+def _game_from_options(cls: type[Game], options: tuple[tuple[str, Any], ...]) -> Game:
+    """The game of this class with these options, shared by every state unpickled with them."""
+    return cls(**dict(options))
 
-    __slots__ = ("game", "seed", "history")
+
+class State(abc.ABC):
+    """One position of a game. Mutated in place by `apply`; `clone` gives an independent copy.
+
+    `_legal` caches the legal list of this position (None: not worked out yet). The engine fills it
+    from the game's `_legal_now` and drops it before every `_apply`; a game's `_apply` may fill it
+    again for the position it leaves (with `_cache_legal`) when it has worked the list out anyway.
+    """
+
+    __slots__ = ("game", "seed", "history", "_legal")
 
     def __init__(self, game: Game, seed: int) -> None:
         self.game = game
         self.seed = seed
         self.history: list[int] = []
+        self._legal: list[Action] | None = None
 
     # --- what every game implements -------------------------------------------------------
 
@@ -118,9 +139,23 @@ class State(abc.ABC):
     def current_player(self) -> int:
         """The seat that decides next, or TERMINAL."""
 
-    @abc.abstractmethod
     def legal_actions(self) -> list[Action]:
-        """The complete list of legal actions; never empty unless the state is terminal."""
+        """The complete list of legal actions; never empty unless the state is terminal.
+
+        Worked out once per position; callers must not change the list.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_now()
+        return legal
+
+    def _legal_now(self) -> list[Action]:
+        """The game's legal-move generator: the legal actions of this position, worked out afresh."""
+        raise NotImplementedError(f"{type(self).__name__} generates no legal moves")
+
+    def _cache_legal(self, ids: Iterable[int]) -> None:
+        """Keep the legal list of the position `_apply` leaves, given by ids, as worked out there."""
+        self._legal = list(map(self.game.actions.__getitem__, ids))
 
     @abc.abstractmethod
     def _apply(self, action: Action) -> list[Event]:
@@ -173,11 +208,11 @@ class State(abc.ABC):
             action = self.game.action(action)
         if self.is_terminal():
             raise IllegalAction(f"the game is over; {action.label!r} cannot be played")
-        if action not in self.legal_actions():
-            raise IllegalAction(self.why_illegal(action))
-        events = self._apply(action)
-        self.history.append(action.id)
-        return events
+        wanted = action.id
+        for candidate in self.legal_actions():  # by id: cheaper than Action.__eq__ per candidate
+            if candidate.id == wanted:
+                return self.apply_legal(candidate)  # the game's own prebuilt action
+        raise IllegalAction(self.why_illegal(action))
 
     def apply_legal(self, action: Action) -> list[Event]:
         """Apply an action the caller took from this very state's `legal_actions()`.
@@ -185,6 +220,7 @@ class State(abc.ABC):
         Search calls this on its hot path: the action is known to be legal, so checking it again
         would only rebuild the legal list a second time. Anything else must use `apply`.
         """
+        self._legal = None
         events = self._apply(action)
         self.history.append(action.id)
         return events
@@ -198,7 +234,8 @@ class State(abc.ABC):
         return f"{action.label!r} is not a legal move now"
 
     def is_legal(self, action: Action) -> bool:
-        return action in self.legal_actions()
+        wanted = action.id
+        return any(candidate.id == wanted for candidate in self.legal_actions())
 
     def returns(self) -> list[float]:
         """Payoffs of a finished game: +1 sole winner, 0 each for a shared win, -1 the others."""
@@ -221,3 +258,4 @@ class State(abc.ABC):
         other.game = self.game
         other.seed = self.seed
         other.history = self.history.copy()
+        other._legal = self._legal  # never changed in place, so the copy may share it

@@ -3,17 +3,34 @@
 Search clones states thousands of times a second; `random.Random` carries 625 words of state,
 this carries one, so copying it is free. The sequence is fixed by the algorithm, so a seed gives
 the same game on every platform and Python version.
+
+The shuffles every game needs live here, as one facility:
+
+- `shuffle`: Fisher-Yates, one draw per item but the last (`shuffle_draws`);
+- `shuffle_sparingly`: the same idea with one draw serving several items, for games that shuffle
+  many short lists on every determinization;
+- `redeal`: hidden items put in a fixed (sorted) order and then shuffled, so the result depends
+  only on which items are hidden and on the generator, never on the order they really lay in;
+- `defer`: note a shuffle (or any draws) now and do it later, the generator moving on at once as
+  if it had been done, so a determinization pays only for the decks a search actually reads.
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_SLACK = 1 << 32
+"""`shuffle_sparingly` draws afresh once fewer than 32 bits of the current draw are left unread."""
+
+
+def shuffle_draws(count: int) -> int:
+    """How many draws `Rng.shuffle` of `count` items takes: one per item but the last."""
+    return max(count - 1, 0)
 
 
 class Rng:
@@ -54,6 +71,45 @@ class Rng:
             j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
         self.state = state
+
+    def shuffle_sparingly(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates in place, drawing about once per 32 bits of randomness used.
+
+        Each 64-bit draw is read as digits in the mixed radix n, n-1, ... of the shuffle, and a new
+        value is drawn as soon as fewer than 32 bits of it are left unread, so every digit is
+        uniform to within 2**-32, far below anything a game can show. A different sequence from
+        `shuffle`: a game uses one or the other throughout.
+        """
+        value = room = 0
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            if room < n * _SLACK:
+                value = self.next64()
+                room = 1 << 64
+            j = value % n
+            value //= n
+            room = (room + n - 1) // n
+            items[i], items[j] = items[j], items[i]
+
+    def redeal(self, hidden: Iterable[T]) -> list[T]:
+        """The hidden items in a fixed order, shuffled: what a re-deal of them may give.
+
+        Sorting first makes the result depend only on which items are hidden and on this
+        generator, never on the order the real position holds them in (which a seat cannot see).
+        """
+        items = sorted(hidden)  # type: ignore[type-var]
+        self.shuffle(items)
+        return items
+
+    def defer(self, draws: int) -> Rng:
+        """A generator for draws to be made later, as if made now: this one moves on past them.
+
+        Returns a copy of this generator as it stands; this one skips `draws` draws. Doing the
+        draws later from the copy gives exactly what doing them now would have given.
+        """
+        later = self.clone()
+        self.skip(draws)
+        return later
 
     def skip(self, draws: int) -> None:
         """Move on as if `next64` had been called `draws` times, at no cost: the state is a counter

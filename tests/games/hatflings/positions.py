@@ -22,7 +22,7 @@ from parlour.games.hatflings.pieces import (
     SOURCE_KINDS,
     halfling,
 )
-from parlour.games.hatflings.rules import HatflingsState
+from parlour.games.hatflings.state import HatflingsState
 
 KIND_LETTERS = {"n": 1, "j": JOKER, "c": 3, "f": 4, "k": 5, "g": 6, "s": 7, "x": 8}
 KINDS = {KIND_NAMES[kind]: kind for kind in SOURCE_KINDS}
@@ -77,7 +77,7 @@ def position(
     state.lander = -1
     state.seen = {}
     state.end_reason = ""
-    state._legal = state._legal_ids = None
+    state._legal = None
     state.rebuild_masks()  # hat and scenery were written by hand
     state._start_turn([])  # the position is taken at the start of a turn (R20, R22, R25)
     return state

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import parlour
 from parlour.engine import Rng
 from parlour.games.hatflings.pieces import CHEATING, NORMAL, PUDDLE
-from parlour.games.hatflings.rules import HatflingsState
+from parlour.games.hatflings.state import HatflingsState
 
 
 def check_invariants(state: HatflingsState) -> None:

@@ -12,7 +12,7 @@ import parlour
 from parlour.engine import Rng
 from parlour.games.hatflings.masks import FLOOR, OWN, WALLS, mask
 from parlour.games.hatflings.pieces import BARREL, DANCE, PUDDLE
-from parlour.games.hatflings.rules import HatflingsState
+from parlour.games.hatflings.state import HatflingsState
 from tests.agents.hatflings_positions import endgame
 
 from .positions import position

@@ -20,15 +20,23 @@ from parlour.engine.options import Option
 from parlour.games.hatflings import board
 from parlour.games.hatflings.board import DIRECTIONS, NAMES, SQUARES
 from parlour.games.hatflings.components import COMPONENTS, OBJECT_KINDS
+from parlour.games.hatflings.constants import (
+    A_GREEDY,
+    A_JUMP,
+    A_PIG,
+    A_PIG_SETUP,
+    A_PLACE,
+    A_PUDDLE,
+    A_SCENE,
+    PLACE_ROWS,
+    PLACE_TABLES,
+    Move,
+)
 from parlour.games.hatflings.pieces import KIND_NAMES, OBJECT_CODES, SOURCE_KINDS
 from parlour.games.hatflings.scene import Scene, check_zones, parse_scene, parse_zone
-
-# Action families, as the first field of `Hatflings.moves[id]`.
-A_SCENE, A_PIG_SETUP, A_PLACE, A_GREEDY, A_JUMP, A_PUDDLE, A_PIG = range(7)
+from parlour.games.hatflings.state import HatflingsState
 
 _SUPPLY_TOTAL = sum(COMPONENTS.objects.values())
-_PLACE_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {}
-PLACE_ROWS: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
 
 
 class Hatflings(Game):
@@ -123,7 +131,7 @@ class Hatflings(Game):
 
     def _build_actions(self) -> list[Action]:
         actions: list[Action] = []
-        self.moves: list[tuple[int, int, int, int]] = []
+        self.moves: list[Move] = []
         self.scene_ids = {code: [0] * len(SQUARES) for code in OBJECT_CODES.values()}
         self.pig_setup_ids = [0] * len(SQUARES)
         self.place_ids = {kind: [0] * len(SQUARES) for kind in SOURCE_KINDS}
@@ -132,7 +140,7 @@ class Hatflings(Game):
 
         def add(label: str, kind: str, move: tuple[int, int, int, int], **params: Any) -> int:
             actions.append(Action(len(actions), label, kind, tuple(params.items())))
-            self.moves.append(move)
+            self.moves.append(Move(*move))
             return len(actions) - 1
 
         for object_kind in OBJECT_KINDS:
@@ -186,11 +194,11 @@ class Hatflings(Game):
 
     def place_table(self, sources: int) -> tuple[tuple[int, ...], ...]:
         """Per square, the ids of "place ... at" actions for the halfling kinds set in `sources`."""
-        table = _PLACE_TABLES.get(sources)
+        table = PLACE_TABLES.get(sources)
         if table is None:
             kinds = [kind for kind in SOURCE_KINDS if sources >> kind & 1]
             table = tuple(tuple(self.place_ids[kind][s] for kind in kinds) for s in SQUARES)
-            _PLACE_TABLES[sources] = table
+            PLACE_TABLES[sources] = table
         return table
 
     def place_rows(self, sources: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -213,7 +221,5 @@ class Hatflings(Game):
             rows = PLACE_ROWS[sources] = tuple(built)
         return rows
 
-    def new_state(self, seed: int = 0) -> Any:
-        from parlour.games.hatflings.rules import HatflingsState
-
+    def new_state(self, seed: int = 0) -> HatflingsState:
         return HatflingsState.start(self, seed)

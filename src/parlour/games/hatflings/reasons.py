@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from parlour.engine.actions import Action
 from parlour.games.hatflings.board import NAMES, NEIGHBOURS
-from parlour.games.hatflings.game import A_GREEDY, A_JUMP, A_PIG, A_PIG_SETUP, A_PLACE, A_PUDDLE, A_SCENE
+from parlour.games.hatflings.constants import A_GREEDY, A_JUMP, A_PIG, A_PIG_SETUP, A_PLACE, A_PUDDLE, A_SCENE
 from parlour.games.hatflings.pieces import (
     BARREL,
     CHEATING,
@@ -26,7 +26,7 @@ from parlour.games.hatflings.pieces import (
 )
 
 if TYPE_CHECKING:
-    from parlour.games.hatflings.rules import HatflingsState
+    from parlour.games.hatflings.state import HatflingsState
 
 _PHASE_FAMILIES = {
     SCENE: (A_SCENE,),

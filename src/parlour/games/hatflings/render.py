@@ -21,7 +21,7 @@ from parlour.games.hatflings.pieces import (
 )
 
 if TYPE_CHECKING:
-    from parlour.games.hatflings.rules import HatflingsState
+    from parlour.games.hatflings.state import HatflingsState
 
 KIND_LETTERS = ("", "n", "j", "c", "f", "k", "g", "s", "x")
 SCENERY_LETTERS = ("", "B", "R", "T", "C", "~", "~")
