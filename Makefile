@@ -5,14 +5,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXTRAS ?= dev,arena,server,interop,ray
 
-.PHONY: install system serve play test lint typecheck unit clean
+.PHONY: install system serve play test test-fast test-package lint typecheck unit clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# The tests' fifth game is a distribution of its own (tests/plugin_game), found through its entry point.
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation ./tests/plugin_game
 
 # The main job: the game server with the browser client, at http://127.0.0.1:8000/
 serve: install
@@ -38,7 +40,16 @@ system:
 unit: install system
 	bash -c 'source .ci/postgres.sh && exec $(BIN)/python -m pytest -n 2 -q'
 
-test: lint typecheck unit
+# The wheel, built and installed into a fresh virtual environment, runs `parlour games`,
+# `parlour rules` of every game and a short `parlour serve` (about half a minute, offline).
+test-package: install
+	bash scripts/test-package.sh
+
+# The inner loop: everything but the slow, browser and PostgreSQL tests, on two workers.
+test-fast: install
+	$(BIN)/python -m pytest -n 2 -q -m "not slow and not browser and not postgres"
+
+test: lint typecheck test-package unit
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

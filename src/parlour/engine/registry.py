@@ -1,36 +1,77 @@
-"""The registry of games. A game package registers itself by exposing `GAME` (its Game class)
-in its `__init__`; the registry finds every package under `parlour.games` on first use, so
-the engine never imports a game by name."""
+"""The registry of games, so the engine never imports a game by name. Two sources:
+
+- the built-in games: every package under `parlour.games` whose `__init__` exposes `GAME` (its
+  Game class);
+- games published as their own distributions: each entry point of the `parlour.games` group names
+  a Game subclass (`nim = "parlour_nim:Nim"`) or a module exposing `GAME`. Installing such a
+  package is all it takes for `parlour games`, the server, the browser and the adapters to offer it.
+
+A game that fails to load is reported by `broken_games()` and refused by name with the reason; it
+never takes the other games down with it.
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import pkgutil
 from typing import Any
 
 from parlour.engine.errors import DataError, InvalidOption
 from parlour.engine.game import Game
 
+ENTRY_POINT_GROUP = "parlour.games"
+
 _GAMES: dict[str, type[Game]] = {}
 _BROKEN: dict[str, str] = {}
-"""Games whose package failed to load because of a damaged data file, with the reason."""
+"""Games whose package failed to load (a damaged data file, a broken plugin), with the reason."""
 
 
 def _discover() -> dict[str, type[Game]]:
     if not _GAMES:
-        import parlour.games
-
-        for module in pkgutil.iter_modules(parlour.games.__path__):
-            try:
-                package = importlib.import_module(f"parlour.games.{module.name}")
-            except DataError as error:
-                # One game's damaged data file must not take every other game down with it.
-                _BROKEN[module.name] = f"{module.name} cannot be loaded, a data file is damaged: {error}"
-                continue
-            game_class = getattr(package, "GAME", None)
-            if game_class is not None:
-                _GAMES[game_class.name] = game_class
+        _discover_built_in()
+        _discover_entry_points()
     return _GAMES
+
+
+def _discover_built_in() -> None:
+    import parlour.games
+
+    for module in pkgutil.iter_modules(parlour.games.__path__):
+        try:
+            package = importlib.import_module(f"parlour.games.{module.name}")
+        except DataError as error:
+            # One game's damaged data file must not take every other game down with it.
+            _BROKEN[module.name] = f"{module.name} cannot be loaded, a data file is damaged: {error}"
+            continue
+        game_class = getattr(package, "GAME", None)
+        if game_class is not None:
+            _GAMES[game_class.name] = game_class
+
+
+def _discover_entry_points() -> None:
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        where = f"{entry.name} (entry point {entry.value!r} of {_distribution(entry)})"
+        try:
+            game = _game_of(entry.load())
+        except Exception as error:  # a third-party package's fault of any kind stays its own
+            _BROKEN.setdefault(entry.name, f"{where} cannot be loaded: {type(error).__name__}: {error}")
+            continue
+        if game is None:
+            _BROKEN.setdefault(entry.name, f"{where} names neither a Game subclass nor a module with GAME")
+        elif game.name in _GAMES and _GAMES[game.name] is not game:
+            _BROKEN[f"{entry.name} (duplicate)"] = f"{where} is refused: the name {game.name!r} is taken"
+        else:
+            _GAMES[game.name] = game
+
+
+def _distribution(entry: importlib.metadata.EntryPoint) -> str:
+    return entry.dist.name if entry.dist is not None else "an unnamed distribution"
+
+
+def _game_of(loaded: Any) -> type[Game] | None:
+    candidate = getattr(loaded, "GAME", loaded)
+    return candidate if isinstance(candidate, type) and issubclass(candidate, Game) else None
 
 
 def game_classes() -> dict[str, type[Game]]:
@@ -39,7 +80,7 @@ def game_classes() -> dict[str, type[Game]]:
 
 
 def broken_games() -> dict[str, str]:
-    """The games that could not be loaded, each with the data error that stopped it."""
+    """The games that could not be loaded, each with the reason that stopped it."""
     _discover()
     return dict(sorted(_BROKEN.items()))
 
@@ -47,7 +88,7 @@ def broken_games() -> dict[str, str]:
 def game_class(name: str) -> type[Game]:
     games = _discover()
     key = name.strip().lower().replace("-", "_")
-    if key in _BROKEN:
+    if key in _BROKEN and key not in games:
         raise DataError(_BROKEN[key])
     if key not in games:
         raise InvalidOption(f"no game called {name!r} (games: {', '.join(sorted(games))})")
