@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api
+from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, timers
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -96,9 +96,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.accounts = accounts.Accounts(settings, hub)
         app.state.chat = chat.Chat(settings, hub)
+        app.state.timers = timers.Timers(settings, hub)
+        await app.state.timers.start()
         try:
             yield
         finally:
+            await app.state.timers.stop()
             await hub.stop()
 
     app = FastAPI(
@@ -118,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts.router,
         my_games.router,
         chat.router,
+        timers.router,
         client_api.router,
         lobby_api.invite_router,
         play_api.socket_router,

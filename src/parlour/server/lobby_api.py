@@ -18,6 +18,7 @@ from parlour.server.guard import JSON_TYPES, exactly
 from parlour.server.quotas import client_address
 from parlour.server.requests import Strict, base_url, hub_of, invite
 from parlour.server.table import FINISHED, OPEN, RUNNING
+from parlour.server.timers import BOT, TURN_BASED, Mode, OnTimeout, timers_of
 
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
 STATUSES = (OPEN, RUNNING, FINISHED)
@@ -60,6 +61,13 @@ class CreateTable(Strict):
     )
     fixed_deal: bool = Field(
         default=False, description="the creator chose the deal (seed): every seat and spectator is told so"
+    )
+    mode: Mode = Field(default="live", description="live (no clock) or turn_based (a time per move)")
+    move_seconds: float | None = Field(
+        default=None, description="turn_based: seconds each person has for a move (settings bound it)"
+    )
+    on_timeout: OnTimeout | None = Field(
+        default=None, description="turn_based: 'bot' plays a timed-out turn (the default), 'forfeit' gives up the seat"
     )
 
 
@@ -114,15 +122,19 @@ async def list_tables(
 async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
     """Open a table: a game, its options and who sits at each seat (people or bots)."""
     check_option_types(body.game, body.options)
+    timers = timers_of(request)
+    timers.check(body.mode, body.move_seconds, body.on_timeout)
     hub, client = hub_of(request), client_address(request)
     table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
-    return table.summary(invite(request, table))
+    if body.mode == TURN_BASED and body.move_seconds is not None:
+        await timers.open(table, body.move_seconds, body.on_timeout or BOT)
+    return {**table.summary(invite(request, table)), "clock": timers.clock_json(table)}
 
 
 @router.get("/api/tables/{table_id}", tags=["lobby"])
 async def get_table(request: Request, table_id: str) -> dict[str, Any]:
     table = await hub_of(request).table(table_id)
-    return table.summary(invite(request, table))
+    return {**table.summary(invite(request, table)), "clock": timers_of(request).clock_json(table)}
 
 
 @router.post("/api/tables/{table_id}/join", tags=["lobby"])

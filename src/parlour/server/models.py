@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, false
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -36,6 +36,14 @@ class TableRow(Base):
     # Set in the same transaction as the final action, so the lobby can list finished tables
     # without replaying them.
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    # Turn-based play (server/timers.py, migration 0005): 'live' or 'turn_based', the time per move,
+    # what a timeout does ('bot' plays the turn, or the seat is 'forfeit'), and the deadline of the
+    # turn being played with the table's version when it was set.
+    mode: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
+    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    on_timeout: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    turn_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -52,6 +60,8 @@ class SeatRow(Base):
     # The account the seat belongs to (joined while signed in, or claimed by a guest); None for a
     # guest's seat and a bot's. No foreign key: added in place by migration 0003 (see there).
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    # The person ran out of time at a table that forfeits: a bot plays the seat from then on.
+    forfeited: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):

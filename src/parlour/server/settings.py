@@ -101,6 +101,13 @@ class Settings:
     chat_rate: float = 0.5
     chat_burst: int = 5
     chat_history: int = 100
+    # --- Turn-based tables (docs/server.md, "Turn-based tables") ---
+    # Bounds of a table's time per move; how often the clocks are looked at; the bot that plays a
+    # timed-out turn (or a forfeited seat).
+    min_move_seconds: float = 60.0
+    max_move_seconds: float = 7 * 86400.0
+    timer_poll: float = 1.0
+    timeout_agent: str = "greedy"
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)
