@@ -132,7 +132,11 @@ def _grouped(legal: Sequence[Action], width: int) -> str:
     pad = max(len(head) for head in groups) + 1
     pad = pad if pad <= width // 2 else 0  # heads line up when that leaves room for the moves
     for head, items in groups.items():
-        lines.extend(_wrap_items(f"  {head + ':':<{pad}}", items, width))
+        if len(items) == 1:  # a move of its own: its whole label, numbered as in a list
+            alone = items[0].split(" ", 1)[0]
+            lines.append(f"  {alone}. {legal[int(alone) - 1].label}")
+        else:
+            lines.extend(_wrap_items(f"  {head + ':':<{pad}}", items, width))
     return "\n".join(lines)
 
 
@@ -252,8 +256,10 @@ class TerminalSession:
         self.screen = Screen.of() if screen is None else screen
         self.names = seat_names(table)
         self.last_human: int | None = None
-        self.log: list[str] = []
-        """The public account of every move so far, to show again after a hot-seat hand-over."""
+        self.log: list[tuple[int, list[str]]] = []
+        """The public account of every move so far (its seat, its steps), to show again after a hot-seat hand-over."""
+        self.teller: int | None = None
+        """The seat whose move was told last, so that the steps of one turn are told under one name."""
         self.log_read: dict[int, int] = {}
         """How much of the log each person has seen on their screen."""
         self.seen: dict[int, list[str]] = {}
@@ -298,26 +304,39 @@ class TerminalSession:
                 self._human_turn(seat)
 
     def _tell_move(self, seat: int, action: Action, events: Sequence[Event], watcher: int | None) -> None:
-        """Say what a move did, as far as `watcher` may see; keep its public account for later."""
+        """Say what a move did, as far as `watcher` may see; keep its public account for later.
+
+        The moves of one turn are told together: the seat's name once, then each step.
+        """
         # In a game with hidden information a move's words may be its seat's secret (a card kept
         # face down, a tile put back on the deck): then only the events it shows are told.
-        open_move = self.table.state.game.perfect_information or watcher == seat
-        seen = format_events(events, watcher, self.names)
-        told = self._move_line(seat, action if open_move else None, bool(seen))
-        if seen.count("\n") == 0 and open_move and seen:
-            self.show(told + " — " + seen.removeprefix("  - "))  # one event: on the move's own line
-        else:
-            self.show(told + ("\n" + seen if seen else ""))
-        public = format_events(events, None, self.names)
         perfect = self.table.state.game.perfect_information
-        told = self._move_line(seat, action if perfect else None, bool(public))
-        self.log.append(told + ("\n" + public if public else ""))
+        steps = self._steps(seat, action if perfect or watcher == seat else None, events, watcher)
+        self.show(self._told(seat, steps, continuing=self.teller == seat))
+        self.teller = seat
+        self.log.append((seat, self._steps(seat, action if perfect else None, events, None)))
 
-    def _move_line(self, seat: int, action: Action | None, has_events: bool) -> str:
+    def _steps(self, seat: int, action: Action | None, events: Sequence[Event], watcher: int | None) -> list[str]:
+        """What `watcher` may see of a move: its events, or its label, or that there was a move."""
+        colour = self.names.short(seat)
+        said = [_without_actor(self.names.humanise(e.text), colour) for e in events if e.visible_to(watcher)]
+        if said:
+            return said
+        return [action.label if action is not None else "a move you cannot see"]
+
+    def _told(self, seat: int, steps: Sequence[str], continuing: bool) -> str:
+        bullets = [f"  - {step}" for step in steps]
+        if continuing:
+            return "\n".join(bullets)
         who = self.names.full(seat)
-        if action is not None:
-            return f"{who}: {action.label}"
-        return f"{who}:" if has_events else f"{who} made a move you cannot see."
+        return f"{who}: {steps[0]}" if len(steps) == 1 else "\n".join([f"{who}:", *bullets])
+
+    def _recap(self, moves: Sequence[tuple[int, list[str]]]) -> str:
+        lines, teller = [], None
+        for seat, steps in moves:
+            lines.append(self._told(seat, steps, continuing=teller == seat))
+            teller = seat
+        return "\n".join(lines)
 
     def _human_turn(self, seat: int) -> None:
         state = self.table.state
@@ -328,6 +347,7 @@ class TerminalSession:
         self.log_read[seat] = len(self.log)
         self._show_turn(seat)
         self.kept = 0
+        self.teller = None
         while True:
             entry = self.ask(self.screen.paint(f"{self.names.short(seat)}> ", self.names.all_names())).strip()
             if not entry:
@@ -353,7 +373,7 @@ class TerminalSession:
         missed = self.log[self.log_read.get(seat, 0) :]
         if missed:
             # The clearing wiped the moves made since this person's last turn; show their public part again.
-            self.show("Since your last turn:\n" + "\n".join(missed))
+            self.show("Since your last turn:\n" + self._recap(missed))
 
     def _show_turn(self, seat: int) -> None:
         """The board, or what changed on it since this person last saw it, and the moves to choose from."""
@@ -427,6 +447,12 @@ class TerminalSession:
             self.say(f"Record saved to {fallback} instead")
         else:
             self.say(f"Record saved to {self.record_path}")
+
+
+def _without_actor(text: str, colour: str) -> str:
+    """An event's words without its actor's name in front, when told under that name."""
+    head, _, rest = text.partition(" ")
+    return rest if head.lower() == colour.lower() and rest else text
 
 
 def seat_names(table: Table) -> SeatNames:
