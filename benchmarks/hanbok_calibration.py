@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 import parlour
 from parlour.agents import make_agent
+from parlour.games.hanbok_runway.constants import DRAW
 from parlour.games.hanbok_runway.heuristic import trophy_edge
-from parlour.games.hanbok_runway.phases import DRAW
 
 Sample = tuple[int, float, float]  # tokens taken, trophy edge, result as a win share (1, 1/2, 0)
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from parlour.engine import load_game
+from parlour.games.hanbok_runway import HanbokRunway, HanbokRunwayState
 from parlour.games.hanbok_runway.components import SYMBOLS
-from parlour.games.hanbok_runway.phases import DRAW, SETS
-from parlour.games.hanbok_runway.rules import HanbokRunway, HanbokRunwayState
+from parlour.games.hanbok_runway.constants import DRAW, SETS
 
 GAME: HanbokRunway = load_game("hanbok_runway", start_player=0)  # type: ignore[assignment]
 COMPONENTS = GAME.components

@@ -12,7 +12,6 @@ import pytest
 from parlour.engine import DataError, Rng
 from parlour.engine.data import read_csv, read_toml
 from parlour.games.hanbok_runway.components import PACKAGE, build_components, load_components
-from parlour.games.hanbok_runway.shuffle import shuffle
 
 FILES = (
     "components.csv",
@@ -117,11 +116,11 @@ def test_shuffle_reaches_every_order_evenly() -> None:
     rng = Rng(5)
     for _ in range(24_000):
         items = [0, 1, 2, 3]
-        shuffle(rng, items)
+        rng.shuffle_sparingly(items)
         counts[tuple(items)] += 1
     assert len(counts) == 24
     # each of the 24 orders expects 1000; 5 standard deviations is about 156
     assert all(abs(n - 1000) < 160 for n in counts.values())
     deck = list(range(30))
-    shuffle(rng, deck)
+    rng.shuffle_sparingly(deck)
     assert sorted(deck) == list(range(30)) and deck != list(range(30))

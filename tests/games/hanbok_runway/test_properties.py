@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from parlour.engine import Rng, load_game
 from parlour.engine.conformance import check_game, finish_randomly
 from parlour.games.hanbok_runway.components import SYMBOLS
-from parlour.games.hanbok_runway.rules import HanbokRunwayState
+from parlour.games.hanbok_runway.state import HanbokRunwayState
 
 GAME = load_game("hanbok_runway")
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)

@@ -8,8 +8,8 @@ import pytest
 
 from parlour.engine import IllegalAction, Rng
 from parlour.games.hanbok_runway.components import SYMBOLS
-from parlour.games.hanbok_runway.phases import DISCARD, DRAW, INITIAL_DRAW, OVAL_CHOICE, OVER, SETS
-from parlour.games.hanbok_runway.rules import HanbokRunwayState
+from parlour.games.hanbok_runway.constants import DISCARD, DRAW, INITIAL_DRAW, OVAL_CHOICE, OVER, SETS
+from parlour.games.hanbok_runway.state import HanbokRunwayState
 from tests.games.hanbok_runway.positions import (
     COLOURS,
     COMPONENTS,

@@ -1,6 +1,7 @@
 """Hanbok Runway: two designers pair style and fabric cards into hanbok sets to win six colours."""
 
-from parlour.games.hanbok_runway.rules import HanbokRunway, HanbokRunwayState
+from parlour.games.hanbok_runway.game import HanbokRunway
+from parlour.games.hanbok_runway.state import HanbokRunwayState
 
 GAME = HanbokRunway
 

@@ -32,11 +32,11 @@ import math
 from typing import TYPE_CHECKING
 
 from parlour.games.hanbok_runway.components import MANNEQUIN, SYMBOLS, Components
-from parlour.games.hanbok_runway.phases import DISCARD
+from parlour.games.hanbok_runway.constants import DISCARD
 from parlour.games.hanbok_runway.scoring import colour_stakes, modified_value
 
 if TYPE_CHECKING:
-    from parlour.games.hanbok_runway.rules import HanbokRunwayState
+    from parlour.games.hanbok_runway.state import HanbokRunwayState
 
 SPREAD_SETTLED = 0.75  # influence over which a colour whose queue is empty goes from likely lost to likely won
 SPREAD_PER_TOKEN = 0.25  # how much wider that is per token still in the colour's queue

@@ -6,19 +6,23 @@ from typing import TYPE_CHECKING
 
 from parlour.engine import Action
 from parlour.games.hanbok_runway.components import SYMBOLS
-from parlour.games.hanbok_runway.moves import (
+from parlour.games.hanbok_runway.constants import (
+    DISCARD,
     DISCARD_FABRIC,
     DISCARD_STYLE,
+    DRAW,
     DRAW_SPLIT,
     FLIP,
+    INITIAL_DRAW,
     MAKE_SET,
+    OVAL_CHOICE,
     PASS,
     PEEK,
+    SETS,
 )
-from parlour.games.hanbok_runway.phases import DISCARD, DRAW, INITIAL_DRAW, OVAL_CHOICE, SETS
 
 if TYPE_CHECKING:
-    from parlour.games.hanbok_runway.rules import HanbokRunwayState
+    from parlour.games.hanbok_runway.state import HanbokRunwayState
 
 STEP_OF = {
     DRAW_SPLIT: (INITIAL_DRAW, DRAW),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parlour.games.hanbok_runway.rules import HanbokRunwayState
+    from parlour.games.hanbok_runway.state import HanbokRunwayState
 
 
 def _token(token: dict[str, Any], viewer: int | None) -> str:

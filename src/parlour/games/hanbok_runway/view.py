@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.hanbok_runway.components import SYMBOLS
-from parlour.games.hanbok_runway.phases import PHASE_NAMES
+from parlour.games.hanbok_runway.constants import PHASE_NAMES
 
 if TYPE_CHECKING:
-    from parlour.games.hanbok_runway.rules import HanbokRunwayState
+    from parlour.games.hanbok_runway.state import HanbokRunwayState
 
 
 def token_view(state: HanbokRunwayState, seat: int | None, token: int) -> dict[str, Any]:
