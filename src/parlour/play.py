@@ -127,13 +127,13 @@ def _grouped(legal: Sequence[Action], width: int) -> str:
     groups: dict[str, list[str]] = {}
     for number, action in enumerate(legal, 1):
         head, _, last = action.label.rpartition(" ")
-        groups.setdefault(head or last, []).append(f"{number} {last}" if head else str(number))
+        groups.setdefault(head or last, []).append(f"{number}) {last}" if head else str(number))
     lines = []
     pad = max(len(head) for head in groups) + 1
     pad = pad if pad <= width // 2 else 0  # heads line up when that leaves room for the moves
     for head, items in groups.items():
         if len(items) == 1:  # a move of its own: its whole label, numbered as in a list
-            alone = items[0].split(" ", 1)[0]
+            alone = items[0].split(")", 1)[0]
             lines.append(f"  {alone}. {legal[int(alone) - 1].label}")
         else:
             lines.extend(_wrap_items(f"  {head + ':':<{pad}}", items, width))

@@ -43,7 +43,7 @@ def test_save_without_a_file_name_says_how_to_use_it() -> None:
 
 
 def test_a_long_list_of_moves_is_laid_out_in_numbered_columns() -> None:
-    legal = [Action(i, f"place halfling at {chr(97 + i % 6)}{1 + i // 6}", "place", {}) for i in range(40)]
+    legal = [Action(i, f"halfling {i} to go", "place", {}) for i in range(40)]
     text = format_moves(legal, width=100)
     lines = text.splitlines()
     assert len(lines) < 20 and all(len(line) <= 100 for line in lines)
@@ -51,10 +51,38 @@ def test_a_long_list_of_moves_is_laid_out_in_numbered_columns() -> None:
     assert sorted(int(word[:-1]) for word in text.split() if word.endswith(".")) == list(range(1, 41))
 
 
+def test_moves_that_differ_in_their_last_word_are_grouped_one_line_each() -> None:
+    legal = [
+        Action(i, f"place {kind} at {square}", "place", {})
+        for i, (kind, square) in enumerate(
+            (kind, square) for kind in ("normal", "joker", "greedy") for square in ("a1", "b1", "c1", "d1", "e1", "f1")
+        )
+    ]
+    lines = format_moves(legal, width=80).splitlines()
+    assert lines[0].split() == [
+        "place",
+        "normal",
+        "at:",
+        "1)",
+        "a1",
+        "2)",
+        "b1",
+        "3)",
+        "c1",
+        "4)",
+        "d1",
+        "5)",
+        "e1",
+        "6)",
+        "f1",
+    ]
+    assert len(lines) == 3 and all(len(line) <= 80 for line in lines)
+
+
 def test_a_short_list_or_a_narrow_terminal_keeps_one_move_a_line() -> None:
     legal = [Action(i, f"take {i}", "take", {}) for i in range(1, 4)]
     assert format_moves(legal, width=200).splitlines() == ["  1. take 1", "  2. take 2", "  3. take 3"]
-    many = [Action(i, f"a rather long label number {i}", "x", {}) for i in range(30)]
+    many = [Action(i, f"label number {i} rather long", "x", {}) for i in range(30)]
     assert len(format_moves(many, width=40).splitlines()) == 30
 
 
@@ -64,18 +92,19 @@ def test_a_hand_over_shows_again_the_public_moves_the_clearing_wiped() -> None:
 
     table = seat_table(parlour.load_game("hatairo", players=3), ["human", "random", "human"], seed=4)
     TerminalSession(table, ask=ask, say=said.append).run()
-    recaps = [line for line in said if line.startswith("Since the last hand-over:")]
-    assert recaps and any("seat 1 (random): moved" in recap for recap in recaps)
+    recaps = [line for line in said if line.startswith("Since your last turn:")]
+    assert recaps and any("Random (Yellow): keeps a card" in recap for recap in recaps)
     labels = {table.state.game.actions[i].label for i in table.state.history}
     assert not any(label in recap for recap in recaps for label in labels)  # words of a move may be secret
 
 
-def test_a_hint_says_which_number_plays_it() -> None:
+def test_a_hint_says_which_number_plays_it_in_plain_words() -> None:
     said = said_after(["hint", "quit"])
     hinted = next(line for line in said if line.startswith("Hint:")).splitlines()
     number = int(hinted[-1].removeprefix("Type ").removesuffix(" to play it."))
     legal = parlour.load_game("nim", stones=9).new_state(seed=3).legal_actions()
-    assert hinted[0].startswith(f"Hint: {legal[number - 1].label} ")
+    assert hinted[0].startswith(f"Hint: {number}. {legal[number - 1].label}. The strongest bot played out ")
+    assert "simulations" not in hinted[0] and "expected" not in hinted[0] and "+0." not in hinted[0]
 
 
 @pytest.mark.parametrize("entry", ["²", "١"])
