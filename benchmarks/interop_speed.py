@@ -8,7 +8,8 @@ adapter (`legal_actions`, `apply_action`, chance outcomes drawn as OpenSpiel's o
 PettingZoo's AEC loop (`last`, `step`) and Gymnasium (`step` against random opponents); and
 observation tensors per second (OpenSpiel's `observation_tensor` for the seat to move). When pyspiel
 ships it, OpenSpiel's C++ othello goes through the same Python loop as a yardstick. Ratios are to
-the native step rate.
+the native step rate. Last, OpenSpiel's Python MCTS: simulations per second from the position after
+the deal (one random rollout each).
 """
 
 from __future__ import annotations
@@ -150,6 +151,25 @@ def gymnasium_loop(name: str, players: int) -> Callable[[float], int]:
     return run
 
 
+def mcts_simulations(name: str, players: int, seconds: float) -> float:
+    """OpenSpiel's Python MCTS (one random rollout per simulation): simulations per second from
+    the position after the deal."""
+    from open_spiel.python.algorithms import mcts
+
+    from parlour.interop import openspiel
+
+    game = openspiel.load(name, players=players)
+    rng = np.random.RandomState(0)
+    state = game.new_initial_state().child(0)
+    simulations = 10
+    bot = mcts.MCTSBot(game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    start, searches = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        bot.mcts_search(state)
+        searches += 1
+    return searches * simulations / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per loop and game, over all rounds")
@@ -183,6 +203,14 @@ def main() -> None:
         base, figures = best[0], best[1:]
         cells = " ".join(f"{value:8.0f} ({value / base:4.2f}x)" for value in figures)
         print(f"{name + f'-{players}p':18} {base:8.0f} {cells}", flush=True)
+    print(
+        "OpenSpiel MCTS, simulations/s: "
+        + ", ".join(
+            f"{entry} {mcts_simulations(entry.partition(':')[0], int(entry.partition(':')[2] or 2), args.seconds):.1f}"
+            for entry in args.games.split(",")
+        ),
+        flush=True,
+    )
     if "othello" in pyspiel.registered_names():
         othello = pyspiel.load_game("othello")
         step = max(_rate(spiel_loop(othello), args.seconds / args.rounds) for _ in range(args.rounds))
