@@ -110,8 +110,10 @@ def layout_table(game: Game) -> str:
 
 
 def _encoded(classes: Mapping[str, type[Game]]) -> dict[str, type[Game]]:
-    """The games that have an observation encoder."""
-    return {name: cls for name, cls in classes.items() if has_encoder(cls)}
+    """The games parlour ships (not ones installed as packages of their own) that have an encoder."""
+    return {
+        name: cls for name, cls in classes.items() if cls.__module__.startswith("parlour.games.") and has_encoder(cls)
+    }
 
 
 def sizes_table() -> str:
@@ -127,8 +129,9 @@ def sizes_table() -> str:
 
 
 def layout_document() -> str:
-    """The sizes table and each game's layout (at its default options): the text docs/interop.md
-    carries; `python -m parlour.interop.encoding` prints it."""
+    """The sizes table and each game's layout (at its default options), for the games parlour
+    ships: the text docs/interop.md carries; `python -m parlour.interop.encoding` prints it
+    (`layout_table(game)` gives any game's, a game of its own package too)."""
     from parlour.engine.registry import game_classes
 
     parts = [sizes_table()]
