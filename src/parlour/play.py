@@ -384,22 +384,24 @@ class TerminalSession:
         room = self.screen.height - self.kept - len(self.screen.fit(moves)) - 3  # heading, prompt, a spare line
         before = self.seen.get(seat)
         self.seen[seat] = board
-        if before is None or len(self.screen.fit("\n".join(board))) <= room:
+        if before is None or len(self.screen.fit("\n".join(board))) < room:  # and the blank line above it
             self.show("\n" + "\n".join(board))
         elif before == board:
-            self.show("The board is as you last saw it (type board to see it).")
+            heading = heading.removesuffix(":") + " (the board is as you last saw it):"
+        elif room < 2:  # the moves told since fill the screen: the board's changes wait for `board`
+            heading = heading.removesuffix(":") + " (the board changed: type board to see it):"
         else:
             self.show(self._changes(board_changes(before, board), room))
         self.show(heading + "\n" + moves)
 
     def _changes(self, changed: list[str], room: int) -> str:
         lines = self.screen.fit("\n".join(changed))
-        if len(lines) <= max(1, room):
+        if len(lines) < max(2, room):  # and its heading
             return "Changed on the board:\n" + "\n".join(lines)
-        shown = max(0, room - 2)
+        shown = room - 2
         rest = len(lines) - shown
         cut = [*lines[:shown], f"  … {rest} more changed lines: type board to see the whole board"]
-        return ("Changed on the board:\n" + "\n".join(cut)) if shown else cut[-1].strip()
+        return "Changed on the board:\n" + "\n".join(cut)
 
     def _command(self, entry: str) -> bool:
         """Handle a non-move command; returns False when the entry should be read as a move."""

@@ -1,0 +1,213 @@
+"""What `parlour play` shows on a terminal: names, lines that fit, the bots' moves on screen, colour."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import parlour
+from parlour.cli import app
+from parlour.engine.game import Score
+from parlour.play import TerminalSession, format_result, seat_table
+from parlour.play_screen import Screen, SeatNames
+
+from .scripted import typed
+
+GAMES = ["hatairo", "hatflings", "hanbok_runway", "yamatai"]
+SEAT_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
+
+
+class Transcript:
+    """A person at a terminal who always types `entry`; keeps every line printed and every prompt."""
+
+    def __init__(self, entry: str = "1", turns: int = 30) -> None:
+        self.lines: list[str] = []
+        self.prompts: list[str] = []
+        self.entry, self.turns = entry, turns
+        self.asked_at: list[int] = []
+        """The index in `lines` of each prompt."""
+
+    def say(self, text: str) -> None:
+        self.lines.extend(text.split("\n"))
+
+    def ask(self, prompt: str) -> str:
+        if len(self.prompts) >= self.turns:
+            raise EOFError
+        self.prompts.append(prompt)
+        self.asked_at.append(len(self.lines))
+        self.lines.append(prompt)
+        return self.entry
+
+
+def played(game: str, seats: list[str], screen: Screen, turns: int = 30, seed: int = 2, **options: Any) -> Transcript:
+    seen = Transcript(turns=turns)
+    table = seat_table(parlour.load_game(game, **options), seats, seed=seed)
+    TerminalSession(table, ask=seen.ask, say=seen.say, screen=screen).run()
+    return seen
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("game", GAMES)
+def test_no_line_is_wider_than_the_terminal_and_no_word_is_cut(game: str, width: int) -> None:
+    screen = Screen(width=width, height=24)
+    seen = played(game, ["human", "random"], screen, players=2)
+    assert max(len(line) for line in seen.lines) <= width
+    board = parlour.load_game(game, players=2).new_state(seed=2).render(0)
+    assert any(len(line) > 80 for line in board.splitlines())  # the board needs fitting
+    assert "\n".join(screen.fit(board)).split() == board.split()  # every word whole, in order
+
+
+def test_a_word_longer_than_the_screen_stays_whole() -> None:
+    lines = Screen(width=20).fit("see Saint-Vincent-and-the-Grenadines-flag now")
+    assert [line.strip() for line in lines] == ["see", "Saint-Vincent-and-the-Grenadines-flag", "now"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_prompt_names_the_colour_and_no_seat_number_is_shown(game: str) -> None:
+    seen = played(game, ["human", "random"], Screen(80, 24), turns=12, players=2)
+    colours = {
+        "hatairo": "Red",
+        "hatflings": parlour.load_game("hatflings").new_state(seed=2).view(None)["colours"][0].capitalize(),
+        "hanbok_runway": "Player 1",
+        "yamatai": "Blue",
+    }
+    assert set(seen.prompts) == {colours[game] + "> "}
+    assert not [line for line in seen.lines if SEAT_NUMBER.search(line)]
+    assert any(line.startswith("Random (") for line in seen.lines)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_bots_move_is_on_a_24_line_screen_when_the_person_is_asked(game: str) -> None:
+    seen = Transcript(turns=25)
+    asked_at: list[tuple[int, int, int]] = []  # lines printed so far; the bot's name and its last step
+
+    def ask(prompt: str) -> str:
+        told = [i for i, line in enumerate(seen.lines) if line.startswith("Random (")]
+        if told and (not asked_at or asked_at[-1][1] != told[-1]):  # the first prompt after the bot moved
+            steps = told[-1] + 1
+            while steps < len(seen.lines) and seen.lines[steps].startswith("  - "):
+                steps += 1
+            asked_at.append((len(seen.lines), told[-1], steps - 1))
+        return seen.ask(prompt)
+
+    table = seat_table(parlour.load_game(game, players=2), ["human", "random"], seed=3)
+    TerminalSession(table, ask=ask, say=seen.say, screen=Screen(80, 24)).run()
+    assert asked_at
+    # The prompt line itself is the 24th: the bot's move must be within the 23 lines above it. A
+    # bot's run of more turns than a screen holds (Yamataï's two turns a round) keeps its last steps.
+    for printed, name, last_step in asked_at:
+        assert printed - name <= 23 or (last_step - name >= 20 and printed - last_step <= 23), (printed, name)
+
+
+def test_after_a_move_only_what_changed_is_shown_and_board_shows_it_all() -> None:
+    seen = Transcript(turns=2)
+    table = seat_table(parlour.load_game("hatairo", players=2), ["human", "greedy"], seed=5)
+    TerminalSession(table, ask=seen.ask, say=seen.say, screen=Screen(80, 24)).run()
+    second_turn = seen.lines[seen.asked_at[0] + 1 : seen.asked_at[1]]
+    assert len(second_turn) <= 23 and "Changed on the board:" in second_turn
+    full = Screen(80, 24).fit(table.state.render(0))
+    assert len(full) > 24
+
+    said: list[str] = []
+    TerminalSession(table, ask=typed(["board"]), say=said.append, screen=Screen(80, 24)).run()
+    assert "\n".join(full) in said  # what `board` prints: the whole board
+
+
+def scored(name: str, totals: list[float], winners: list[int]) -> Any:
+    scores = [Score(total, {"flags": total - 1, "motifs": 1}) for total in totals]
+    return SimpleNamespace(scores=lambda: scores, winners=lambda: winners, game=SimpleNamespace(name=name))
+
+
+NAMES = SeatNames(("Red", "Blue"), ("you", "Greedy"))
+
+
+def test_the_end_says_who_won_in_the_players_terms_with_the_breakdown() -> None:
+    won = format_result(scored("hatairo", [34, 29], [0]), NAMES, viewer=0)
+    assert won.splitlines()[0] == "Game over. You win 34–29."
+    assert "  You (Red): 34 (winner) — flags 33, motifs 1" in won.splitlines()
+    lost = format_result(scored("hatairo", [29, 34], [1]), NAMES, viewer=0)
+    assert lost.splitlines()[0] == "Game over. You lose: Greedy (Blue) wins 34–29."
+    shared = format_result(scored("hatairo", [30, 30], [0, 1]), NAMES, viewer=0)
+    assert shared.splitlines()[0] == "Game over. A shared win: You (Red) and Greedy (Blue), 30 each."
+    assert not any(SEAT_NUMBER.search(text) for text in (won, lost, shared))
+
+
+def test_a_tie_break_that_decided_is_explained() -> None:
+    text = format_result(scored("yamatai", [50, 50], [1]), NAMES, viewer=0)
+    assert text.splitlines()[0] == "Game over. You lose: Greedy (Blue) wins 50–50."
+    assert text.splitlines()[1] == (
+        "You (Red) and Greedy (Blue) tied on 50;"
+        " among tied players the one who played earliest in the final round wins."
+    )
+    assert "tied" not in format_result(scored("yamatai", [51, 50], [0]), NAMES, viewer=0)
+
+
+def test_seat_numbers_in_the_games_words_are_said_as_names() -> None:
+    names = SeatNames(("Blue", "Orange"), ("you", "Greedy"))
+    assert names.humanise("seat 1 (orange) buys a boat") == "Orange buys a boat"
+    assert names.humanise("seat 0 blue: 10 coins; Seat 1 (you) draws") == "Blue: 10 coins; Orange (you) draws"
+
+
+def test_colour_names_are_coloured_only_when_the_screen_takes_colour() -> None:
+    line = "Red pays Blue with red paint"
+    painted = Screen(colour=True).paint(line, ["Red"])
+    assert "\033[31;1;4mRed\033[0m" in painted  # the seat: coloured, bold and underlined
+    assert "\033[34mBlue\033[0m" in painted and "\033[31mred\033[0m" in painted
+    assert Screen(colour=False).paint(line, ["Red"]) == line
+
+
+def on_a_terminal(env: dict[str, str]) -> str:
+    """What `parlour play` writes to a real 80×24 terminal up to its first prompt."""
+    parent, child = pty.openpty()
+    os.set_blocking(parent, False)
+    import fcntl
+    import struct
+    import termios
+
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    command = [
+        str(Path(sys.executable).parent / "parlour"),
+        "play",
+        "hatflings",
+        "--seats",
+        "human,random",
+        "--seed",
+        "1",
+    ]
+    clean = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
+    process = subprocess.Popen(command, stdin=child, stdout=child, stderr=child, env={**clean, "TERM": "xterm", **env})
+    os.close(child)
+    out = b""
+    deadline = time.monotonic() + 60
+    try:
+        while b"> " not in out.split(b"\n")[-1] and time.monotonic() < deadline:
+            ready, _, _ = select.select([parent], [], [], 1)
+            if ready:
+                out += os.read(parent, 65536)
+        os.write(parent, b"quit\n")
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(parent)
+    return out.decode()
+
+
+def test_a_terminal_gets_colour_and_no_color_or_a_pipe_gets_none() -> None:
+    coloured = on_a_terminal({})
+    assert "\033[" in coloured and "Yellow> " in re.sub(r"\033\[[0-9;]*m", "", coloured)
+    assert max(len(re.sub(r"\033\[[0-9;]*m", "", line)) for line in coloured.splitlines()) <= 80
+    assert "\033[" not in on_a_terminal({"NO_COLOR": "1"})
+    piped = CliRunner().invoke(app, ["play", "hatflings", "--seed", "1"], input="quit\n")
+    assert piped.exit_code == 0 and "\033[" not in piped.output and "At the table: You (" in piped.output
