@@ -12,12 +12,10 @@ from typing import Any
 
 from parlour.engine.data import as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError, InvalidOption
+from parlour.games.hatflings.pieces import OBJECT_KINDS, SPECIAL_KINDS
+from parlour.games.hatflings.scene import check_zones, parse_scene, parse_zone
 
 PACKAGE = "parlour.games.hatflings.data"
-SPECIAL_KINDS = ("joker", "cheating", "firebug", "clumsy", "greedy", "stilts")
-"""The six special halflings of each team, in the order the rulebook lists them."""
-OBJECT_KINDS = ("tree", "column", "box", "barrel")
-"""The scene objects captains place before the dance (puddles and the pig are not among them)."""
 STATUSES = ("sourced", "designed")
 # The bounds the game's options put on the values these defaults feed (game.py declares the same).
 MAX_POOL, MAX_REPETITION_LIMIT, MAX_TURNS = 200, 100, 100_000
@@ -162,11 +160,7 @@ def _check_defaults(components: Components) -> None:
             f"scene_default.toml: num_objects = {components.num_objects} but the supply has "
             f"{sum(components.objects.values())} objects"
         )
-    # The start zones and the first-game scene go through the very parser the game uses for its
-    # options. Imported here, as scene.py reads OBJECT_KINDS from this module (defined above; the
-    # package always imports this module before scene.py).
-    from parlour.games.hatflings.scene import check_zones, parse_scene, parse_zone
-
+    # The start zones and the first-game scene go through the very parser the game uses for its options.
     try:
         zones = (
             parse_zone(",".join(components.start_zones[0]), 0),

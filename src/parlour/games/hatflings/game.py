@@ -19,7 +19,7 @@ from parlour.engine.game import Game
 from parlour.engine.options import Option
 from parlour.games.hatflings import board
 from parlour.games.hatflings.board import DIRECTIONS, NAMES, SQUARES
-from parlour.games.hatflings.components import COMPONENTS, OBJECT_KINDS
+from parlour.games.hatflings.components import COMPONENTS
 from parlour.games.hatflings.constants import (
     A_GREEDY,
     A_JUMP,
@@ -32,7 +32,7 @@ from parlour.games.hatflings.constants import (
     PLACE_TABLES,
     Move,
 )
-from parlour.games.hatflings.pieces import KIND_NAMES, OBJECT_CODES, SOURCE_KINDS
+from parlour.games.hatflings.pieces import KIND_NAMES, OBJECT_CODES, OBJECT_KINDS, SOURCE_KINDS
 from parlour.games.hatflings.scene import Scene, check_zones, parse_scene, parse_zone
 from parlour.games.hatflings.state import HatflingsState
 

@@ -8,7 +8,10 @@ or a barrel (R6).
 
 from __future__ import annotations
 
-from parlour.games.hatflings.components import OBJECT_KINDS, SPECIAL_KINDS
+SPECIAL_KINDS = ("joker", "cheating", "firebug", "clumsy", "greedy", "stilts")
+"""The six special halflings of each team, in the order the rulebook lists them."""
+OBJECT_KINDS = ("tree", "column", "box", "barrel")
+"""The scene objects captains place before the dance (puddles and the pig are not among them)."""
 
 # Halfling kinds. A spent joker has lost its first hat (R17) and otherwise acts as a normal halfling.
 NORMAL, JOKER, CHEATING, FIREBUG, CLUMSY, GREEDY, STILTS, SPENT_JOKER = range(1, 9)

@@ -1,4 +1,4 @@
-"""What a captain sees: the JSON view and the terminal drawing of a position.
+"""What a captain sees, drawn as text for a terminal (view.py gives the same as JSON).
 
 Hatflings! hides nothing but the barrel's future tosses, so every seat and every spectator gets
 the whole floor.
@@ -6,19 +6,16 @@ the whole floor.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from parlour.games.hatflings.board import FILES, HEIGHT, NAMES, WIDTH
+from parlour.games.hatflings.board import FILES, HEIGHT, WIDTH
 from parlour.games.hatflings.pieces import (
-    EMPTY,
-    KIND_NAMES,
-    OVER,
     PHASE_NAMES,
     PIG_SETUP,
     PUDDLE,
     SCENERY_NAMES,
-    SOURCE_KINDS,
 )
+from parlour.games.hatflings.view import pool_names
 
 if TYPE_CHECKING:
     from parlour.games.hatflings.state import HatflingsState
@@ -31,61 +28,6 @@ LEGEND = (
     "scenery: T tree, C column, B box, R barrel, ~y/~p puddle of yellow/purple, @ pig; "
     "a halfling on a box or barrel shows both (YnB)"
 )
-
-
-def _square_view(state: HatflingsState, s: int) -> dict[str, Any] | None:
-    entry: dict[str, Any] = {}
-    code, scenery = state.hat[s], state.scenery[s]
-    if code:
-        entry["halfling"] = {"kind": KIND_NAMES[code >> 1], "seat": code & 1, "colour": state.game.colours[code & 1]}
-    if scenery != EMPTY:
-        entry["object"] = SCENERY_NAMES[scenery]
-        if scenery >= PUDDLE:
-            entry["owner"] = scenery - PUDDLE
-    if s == state.pig:
-        entry["pig"] = True
-    return entry or None
-
-
-def _pool_names(mask: int) -> list[str]:
-    return [KIND_NAMES[kind] for kind in SOURCE_KINDS if mask >> kind & 1]
-
-
-def view(state: HatflingsState) -> dict[str, Any]:
-    game = state.game
-    squares = {}
-    for s in range(WIDTH * HEIGHT):
-        entry = _square_view(state, s)
-        if entry is not None:
-            squares[NAMES[s]] = entry
-    result: dict[str, Any] = {
-        "phase": PHASE_NAMES[state.phase],
-        "to_move": state.current_player(),
-        "captain": state.captain,
-        "turns_played": state.turns,
-        "colours": list(game.colours),
-        "squares": squares,
-        "pig": NAMES[state.pig] if state.pig >= 0 else None,
-        "general_pool": state.pool,
-        "special_pools": [_pool_names(state.specials[0]), _pool_names(state.specials[1])],
-        "puddle_supply": state.puddle_supply,
-        "first_turn_done": [bool(state.started & 1), bool(state.started & 2)],
-        "start_zones": [[NAMES[s] for s in zone] for zone in game.zones],
-        "hats": state.hat_counts(),
-        "in_rival_start_zone": state.rival_zone_counts(),
-    }
-    if state.phase <= PIG_SETUP:
-        result["objects_to_place"] = state.scene_left
-        result["objects_in_supply"] = {SCENERY_NAMES[c]: n for c, n in enumerate(state.objects_left) if c}
-    elif game.repetition_limit and state.phase != OVER:
-        # The loop guard (R25) is part of what decides the game, so everyone sees how close it is.
-        result["position_seen"] = state.repeats
-    if state.lander >= 0:
-        result["lander"] = NAMES[state.lander]
-    if state.end_reason:
-        result["end"] = state.end_reason
-        result["winners"] = state.winners()
-    return result
 
 
 def _cell(state: HatflingsState, s: int) -> str:
@@ -116,7 +58,7 @@ def render(state: HatflingsState) -> str:
         f"puddles in supply: {state.puddle_supply}   turns played: {state.turns}"
     )
     for seat in (0, 1):
-        specials = ", ".join(_pool_names(state.specials[seat])) or "none"
+        specials = ", ".join(pool_names(state.specials[seat])) or "none"
         lines.append(f"seat {seat} ({game.colours[seat]}) specials left: {specials}")
     if state.end_reason:
         winners = state.winners()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from parlour.engine.errors import InvalidOption
 from parlour.games.hatflings.board import NAMES, parse_square
-from parlour.games.hatflings.components import OBJECT_KINDS
+from parlour.games.hatflings.pieces import OBJECT_KINDS
 
 
 @dataclass(frozen=True)

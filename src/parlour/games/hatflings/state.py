@@ -31,6 +31,7 @@ from parlour.games.hatflings.pieces import (
 )
 from parlour.games.hatflings.setup import SceneSetup
 from parlour.games.hatflings.turn import Dance
+from parlour.games.hatflings.view import view
 
 
 class HatflingsState(SceneSetup, Dance):
@@ -113,7 +114,7 @@ class HatflingsState(SceneSetup, Dance):
         return twin
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return drawing.view(self)
+        return view(self)
 
     def render(self, seat: int | None = None) -> str:
         return drawing.render(self)
