@@ -8,6 +8,7 @@ replay's positions are spectator views, and only of finished games, where nothin
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Annotated, Any
 
@@ -94,6 +95,19 @@ async def component_data(game: str, filename: str) -> Any:
         return read_csv(package, filename) if filename.endswith(".csv") else read_toml(package, filename)
     except DataError:
         raise ServerError("no_file", f"{name} has no data file {filename!r}", 404) from None
+
+
+@router.get("/api/games/{game}/components", tags=["client"])
+async def components(game: str) -> dict[str, Any]:
+    """What each component of the game does, in words (the game package's `glossary` module), for the
+    board's tooltips: `{kinds: {kind: {key: text}}, names: {kind: name}, tiebreak}`; empty without one."""
+    name = _game_name(game)
+    try:
+        module = importlib.import_module(f"{game_package(game_class(name))}.glossary")
+    except ModuleNotFoundError:
+        return {"kinds": {}, "names": {}, "tiebreak": None}
+    glossary: dict[str, Any] = module.glossary()
+    return glossary
 
 
 @router.post("/api/tables/{table_id}/hint", tags=["client"])

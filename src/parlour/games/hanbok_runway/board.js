@@ -91,7 +91,7 @@ function tableauCards(view, player, own) {
     cards.push((x, y) => {
       const card = [...styleCard(style, x, y), s("text", { x: x + 27, y: y + 68, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
         s("rect", { class: "hit", x, y, width: 54, height: 72, rx: 6 })];
-      return own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", {}, s("title", { text: `${style} ×${count}` }), ...card);
+      return own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", { "data-info": `style:${style}` }, s("title", { text: `${style} ×${count}` }), ...card);
     });
   }
   for (const [fabric, count] of Object.entries(player.tableau.fabric)) {
@@ -99,7 +99,7 @@ function tableauCards(view, player, own) {
       const card = [fabricCard(fabric, x, y, 54, 72), s("rect", { x: x + 15, y: y + 56, width: 24, height: 14, rx: 4, fill: "#fff" }),
         s("text", { x: x + 27, y: y + 67, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
         s("rect", { class: "hit", x, y, width: 54, height: 72, rx: 6 })];
-      return own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", {}, s("title", { text: `${fabric} ×${count}` }), ...card);
+      return own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", { "data-info": `fabric:${fabric}` }, s("title", { text: `${fabric} ×${count}` }), ...card);
     });
   }
   const discarding = view.discarding || { style: {}, fabric: {} };
@@ -125,7 +125,7 @@ function drawDesigner(view, player, context) {
   player.sets.forEach((set, i) => {
     const sx = 8 + (i % SETS_PER_ROW) * 84;
     const sy = top + 6 + Math.floor(i / SETS_PER_ROW) * 88;
-    parts.push(s("g", {}, s("title", { text: `set: ${set.style} + ${set.fabric}` }),
+    parts.push(s("g", { "data-info": `style:${set.style}` }, s("title", { text: `set: ${set.style} + ${set.fabric}` }),
       s("rect", { x: sx, y: sy, width: 34, height: 46, rx: 4, fill: "#fffaf0", stroke: "#c9b99f" }), shape(set.style, sx + 3, sy + 6, 28),
       fabricCard(set.fabric, sx + 36, sy, 34, 46)));
     parts.push(token(set.token, sx + 35, sy + 62, 15, view.viewer));

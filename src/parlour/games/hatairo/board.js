@@ -75,7 +75,9 @@ function drawMat(view, player, context) {
   spaces.forEach(([name, design], index) => {
     const x = index < columns ? left + index * cell : 6;
     const y = index < columns ? 8 : top + (index - columns) * (CARD_H + 8) + 12;
-    parts.push(motifTile(design, x, y, own ? `space:${index}` : null, index < columns ? CARD_W : 88, `${name}${design ? `: ${design}` : " (empty)"}`));
+    const tile = motifTile(design, x, y, own ? `space:${index}` : null, index < columns ? CARD_W : 88, `${name}${design ? `: ${design}` : " (empty)"}`);
+    if (design) tile.dataset.info = `motif:${design}`;
+    parts.push(tile);
   });
   gallery.forEach((row, r) => row.forEach((name, c) => {
     const x = left + c * cell;
@@ -94,7 +96,9 @@ function drawMat(view, player, context) {
     const tile = [s("rect", { x, y: ty, width: CARD_W, height: 26, rx: 5, fill: topo ? "#d8f3dc" : "#faf7f2", stroke: topo ? "#2d6a4f" : "#c9b99f", "stroke-dasharray": topo ? "" : "4 3" }),
       s("text", { x: x + CARD_W / 2, y: ty + 17, "text-anchor": "middle", "font-size": 11, fill: "#2d6a4f", text: topo || "topography" }),
       s("rect", { class: "hit", x: x - 2, y: ty - 2, width: CARD_W + 4, height: 30, rx: 6 })];
-    parts.push(own ? target(`tcol:${c}`, `topography under column ${c + 1}`, ...tile) : s("g", {}, ...tile));
+    const drawn = own ? target(`tcol:${c}`, `topography under column ${c + 1}`, ...tile) : s("g", {}, ...tile);
+    if (topo) drawn.dataset.info = `topo:${topo}`;
+    parts.push(drawn);
   });
   // The palette: one chip per pigment, then the atelier of reserved flags.
   const py = ty + 40;
@@ -162,7 +166,7 @@ export default {
       h("h3", { style: `color:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${player.flags_completed} flags`),
       drawMat(view, player, context)));
     return h("div", { class: "hatairo" },
-      h("p", { class: "muted" }, `Phase: ${view.phase}${view.end_triggered_by >= 0 ? ` · the end is triggered by seat ${view.end_triggered_by}` : ""}`),
+      h("p", { class: "muted" }, `Phase: ${view.phase}${view.end_triggered_by >= 0 ? ` · the end is triggered by ${context.names[view.end_triggered_by]}` : ""}`),
       notes.length ? h("p", { class: "turn" }, notes.join(" · ")) : null,
       drawMarket(view), h("div", { class: "mats" }, ...mats));
   },

@@ -72,6 +72,12 @@ function drawHalfling(halfling, x, y, colour, raised) {
     halfling.kind === "spent joker" ? s("path", { d: `M${cx - 10} ${cy + 12} L${cx + 10} ${cy - 2}`, stroke: "#222", "stroke-width": 2 }) : null);
 }
 
+/** A piece the glossary explains (its tooltip and the detail line say what it does). */
+function explained(info, node) {
+  node.dataset.info = info;
+  return node;
+}
+
 function drawFloor(view) {
   const width = MARGIN * 2 + SIZE * 6;
   const parts = [s("rect", { x: 0, y: 0, width, height: width, fill: "#e9dcc4", rx: 12 })];
@@ -86,9 +92,9 @@ function drawFloor(view) {
       const zone = zones[square];
       const cell = [s("rect", { x, y, width: SIZE, height: SIZE, fill: dark ? "#d8c3a0" : "#f3e6cf" })];
       if (zone !== undefined) cell.push(s("rect", { x: x + 3, y: y + 3, width: SIZE - 6, height: SIZE - 6, fill: hatColour(view, zone), "fill-opacity": 0.18, stroke: hatColour(view, zone), "stroke-opacity": 0.5 }));
-      if (entry.object) cell.push(drawObject(entry.object, x, y, entry.owner !== undefined ? hatColour(view, entry.owner) : null));
-      if (entry.pig) cell.push(drawPig(x, y));
-      if (entry.halfling) cell.push(drawHalfling(entry.halfling, x, y, hatColour(view, entry.halfling.seat), entry.object === "box" || entry.object === "barrel"));
+      if (entry.object) cell.push(explained(`obj:${entry.object}`, drawObject(entry.object, x, y, entry.owner !== undefined ? hatColour(view, entry.owner) : null)));
+      if (entry.pig) cell.push(explained("obj:pig", drawPig(x, y)));
+      if (entry.halfling) cell.push(explained(`kind:${entry.halfling.kind === "spent joker" ? "joker" : entry.halfling.kind}`, drawHalfling(entry.halfling, x, y, hatColour(view, entry.halfling.seat), entry.object === "box" || entry.object === "barrel")));
       if (view.lander === square) cell.push(s("circle", { cx: x + SIZE - 9, cy: y + 9, r: 5, fill: "#e8590c" }));
       cell.push(s("rect", { class: "hit", x: x + 2, y: y + 2, width: SIZE - 4, height: SIZE - 4, rx: 6 }));
       parts.push(target(`sq:${square}`, describeSquare(square, entry), ...cell));
@@ -163,7 +169,7 @@ export default {
 
   draw(view, context) {
     const stats = view.colours.map((colour, seat) =>
-      `${context.names[seat]} — ${colour}: ${view.hats[seat]} hats on the floor, ${view.in_rival_start_zone[seat]} in the rival start zone`);
+      `${context.names[seat]} — ${colour}: ${view.hats[seat]} hat${view.hats[seat] === 1 ? "" : "s"} on the floor, ${view.in_rival_start_zone[seat]} in the rival start zone`);
     const info = h("div", { class: "hatflings-info" },
       h("p", { class: "muted" }, `Phase: ${view.phase} · turns played ${view.turns_played} · puddles in supply ${view.puddle_supply}` + (view.end ? ` · ${view.end}` : "")),
       h("ul", {}, ...stats.map((t) => h("li", {}, t))));
@@ -194,7 +200,7 @@ export default {
     if (kind === "sq") return value;
     if (kind === "kind") return `a ${value} halfling`;
     if (kind === "obj") return `a ${value}`;
-    if (kind === "dir") return `push ${value}`;
+    if (kind === "dir") return `greedy push ${value} (shoves the line of halflings ${value})`;
     return key;
   },
 

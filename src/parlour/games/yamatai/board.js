@@ -18,6 +18,7 @@ const RESOURCES = ["bamboo", "wood", "stone", "clay", "gold"];
 let BOARD = null;
 let TILES = {};
 let FLEET = {};
+let PRICES = {};
 
 function hexPoints(cx, cy, r) {
   const points = [];
@@ -30,6 +31,10 @@ function hexPoints(cx, cy, r) {
 
 function building(kind, cx, cy) {
   if (!kind) return null;
+  return s("g", { "data-info": `piece:${kind}` }, buildingShape(kind, cx, cy));
+}
+
+function buildingShape(kind, cx, cy) {
   if (kind === "torii") return s("path", { d: `M${cx - 12} ${cy - 8} H${cx + 12} M${cx - 9} ${cy - 3} H${cx + 9} M${cx - 7} ${cy - 8} V${cy + 12} M${cx + 7} ${cy - 8} V${cy + 12}`, stroke: "#c92a2a", "stroke-width": 4, "stroke-linecap": "round" });
   if (kind === "palace") return s("path", { d: `M${cx - 14} ${cy + 10} V${cy - 2} L${cx} ${cy - 14} L${cx + 14} ${cy - 2} V${cy + 10}Z`, fill: "#fab005", stroke: "#5f3dc4", "stroke-width": 3 });
   if (kind === "sacred ground") return s("circle", { cx, cy, r: 12, fill: "#fff", stroke: "#c92a2a", "stroke-width": 4 });
@@ -161,7 +166,7 @@ function drawMat(mat, seat, context) {
     h("h3", { style: `color:${PLAYER[mat.colour]}` }, `${context.names[seat]} — ${mat.colour}${seat === context.seat ? " — you" : ""}`),
     h("p", {}, `${mat.coins} coins · ${mat.pp_tokens} PP tokens · ${mat.buildings_left} buildings left · ${mat.discarded} boats discarded`),
     h("p", {}, "Culture: ", ...(culture.length ? culture : ["none"]), " · Harbour: ", ...(harbour.length ? harbour : ["empty"])),
-    h("p", {}, `Specialists: ${mat.specialists.join(", ") || "none"}`),
+    h("p", {}, "Specialists: ", ...(mat.specialists.length ? mat.specialists.map((name, i) => h("span", { "data-info": `spec:${name}`, class: "named" }, i ? `, ${name}` : name)) : ["none"])),
     mat.built.length ? h("div", { class: "strip" }, h("small", {}, "Built:"), tiles(mat.built, "Built buildings", false)) : null,
     mat.reserved.length ? h("div", { class: "strip" }, h("small", {}, "Reserved (may be built later):"), tiles(mat.reserved, "Reserved buildings", true)) : null);
 }
@@ -173,12 +178,13 @@ function powerNote(view, context) {
   const fleet = FLEET[turn.fleet_tile] || {};
   const who = turn.seat === context.seat ? "Your" : `${context.names[turn.seat]}'s`;
   const state = turn.power_available ? "not used yet" : "used or no longer available";
-  return h("p", { class: "note", id: "fleet-power" }, `${who} fleet tile ${turn.fleet_tile}: ${fleet.power_text || "no power"} (${state})`);
+  return h("p", { class: "note", id: "fleet-power" }, `${who} fleet tile ${turn.fleet_tile}: ${(fleet.power_text || "no power").replace(/\s*\(see rules\.md[^)]*\)/, "")} (${state})`);
 }
 
 export default {
   async prepare(summary) {
-    const [board, tiles, fleet] = await Promise.all([gameData(summary.game, "board.toml"), gameData(summary.game, "building_tiles.csv"), gameData(summary.game, "fleet_tiles.csv")]);
+    const [board, tiles, fleet, prices] = await Promise.all([gameData(summary.game, "board.toml"), gameData(summary.game, "building_tiles.csv"), gameData(summary.game, "fleet_tiles.csv"), gameData(summary.game, "trade_prices.csv")]);
+    PRICES = Object.fromEntries(prices.map((row) => [row.resource, row]));
     BOARD = board;
     TILES = Object.fromEntries(tiles.map((t) => [t.id, t]));
     FLEET = Object.fromEntries(fleet.map((t) => [Number(t.number), t]));
@@ -186,6 +192,14 @@ export default {
 
   colour(view, seat) {
     return PLAYER[view.mats[seat].colour];
+  },
+
+  /** A move button's words: a trade says its price (the mat's prices, trade_prices.csv). */
+  label(action) {
+    const price = PRICES[action.resource];
+    if (action.kind === "buy" && price) return `Buy ${action.resource} · ${price.buy_price} coins`;
+    if (action.kind === "sell" && price) return `Sell ${action.resource} · +${price.sell_price} coin${price.sell_price === "1" ? "" : "s"}`;
+    return action.label;
   },
 
   draw(view, context) {
@@ -232,8 +246,8 @@ export default {
     const kinds = new Set(legal.map((a) => a.kind));
     const goOn = ["stop_placing", "stop_collecting", "skip_collect_build", "no_recruit", "end_trade"];
     // A step with nothing to do waits here only because the fleet power could open it (R41).
-    if (kinds.has("use_power") && legal.every((a) => a.kind === "use_power" || goOn.includes(a.kind))) return "nothing to do at this step unless your fleet tile's power opens it: use the power, or go on (buttons below).";
-    const power = kinds.has("use_power") ? " You may also use your fleet tile's power (button below)." : "";
+    if (kinds.has("use_power") && legal.every((a) => a.kind === "use_power" || goOn.includes(a.kind))) return "nothing to do at this step unless your fleet tile's power opens it: use the power, or go on (the buttons).";
+    const power = kinds.has("use_power") ? " You may also use your fleet tile's power (its button)." : "";
     return this.step(kinds) + power;
   },
 

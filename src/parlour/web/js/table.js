@@ -4,9 +4,11 @@
 import { account, claimButton, resumeSeat } from "./account.js";
 import { call, savedSeat, saveSeat } from "./api.js";
 import { ChatPanel } from "./chat.js";
+import { ClockLine } from "./clock.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./app.js";
 import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
+import { annotate, glossary, seatNames, withRuleLinks } from "./explain.js";
 import { loadModule } from "./games/index.js";
 import { Picker } from "./picker.js";
 import { scoreTable } from "./scores.js";
@@ -14,26 +16,36 @@ import { scoreTable } from "./scores.js";
 const REFUSED = new Set(["stale_version", "illegal_action", "unknown_action", "not_your_turn", "game_over", "waiting", "storage_error"]);
 const COLOURS = ["#d4a017", "#7b3fa0", "#2a7ab9", "#c0392b", "#2e8b57", "#555"];
 
+/** A seat by its name (a person's name, or the kind of bot), never by its number. */
 export function seatName(seats, index) {
-  const seat = seats && seats[index];
-  if (!seat) return `seat ${index}`;
-  return seat.kind === "bot" ? `${seat.agent} (seat ${index})` : `${seat.name || "free seat"} (seat ${index})`;
+  return seatNames(seats)[index] || "a free seat";
 }
 
 /** One log entry: who moved, what (when they may know), and what happened, in words. */
 export function logEntry(seats, step) {
   const who = step.actor >= 0 ? seatName(seats, step.actor) : "the game";
-  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label);
+  const names = seatNames(seats);
+  // The engine's event texts name seats by number ("seat 1 (orange) buys…"); a player reads names.
+  const named = (text) => text.replace(/\b[Ss]eat (\d+)/g, (words, n) => names[Number(n)] || words);
+  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map(named);
   // A move whose words are its seat's until the end and that told the others nothing is still listed, so none seems lost.
   const item = h("li", {}, h("strong", {}, who), step.label ? `: ${step.label}` : texts.length ? " moved" : " moved (no public details)");
   if (texts.length) item.append(h("ul", {}, ...texts.map((t) => h("li", {}, t))));
   return item;
 }
 
+/** The hint in a player's words: the move, and how sure the bot is of it. */
+function hintWords(answer) {
+  const move = answer.action.label;
+  const share = /in (\d+)% of/.exec(answer.text || "");
+  if (!share) return `The only move you can play: ${move}. It is marked on the board.`;
+  return `The bot would play: ${move} (marked on the board). It chose this move in ${share[1]}% of its simulations.`;
+}
+
 async function joinForm(app, tableId, summary) {
   const free = summary.seats.filter((s) => !s.taken);
   const name = h("input", { id: "join-name", type: "text", required: true, maxlength: 40, value: localStorage.getItem("parlour.name") || "" });
-  const seat = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: s.seat }, `Seat ${s.seat}`)));
+  const seat = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: s.seat }, `Place ${s.seat + 1} in the turn order`)));
   const status = h("p", { class: "status", role: "status" });
   const form = h("form", { class: "card join" },
     h("h2", {}, `Join ${summary.title}`),
@@ -77,13 +89,14 @@ export async function showTable(app, tableId) {
     return;
   }
   const module = await loadModule(summary.game);
-  await (module.prepare ? module.prepare(summary) : null);
-  new TablePage(app, summary, held, module).start();
+  const [words] = await Promise.all([glossary(summary.game), module.prepare ? module.prepare(summary) : null]);
+  new TablePage(app, summary, held, module, words).start();
 }
 
 class TablePage {
-  constructor(app, summary, held, module) {
+  constructor(app, summary, held, module, words) {
     this.app = app;
+    this.words = words;
     this.summary = summary;
     this.held = held;
     this.module = module;
@@ -106,13 +119,15 @@ class TablePage {
     this.moveSelect = h("select", { id: "moves", "aria-label": "Every legal move" });
     this.playButton = h("button", { type: "button", id: "play-move", class: "primary", onclick: () => this.playSelected() }, "Play");
     this.hintButton = h("button", { type: "button", id: "hint", onclick: () => this.hint() }, "Hint");
-    this.hintText = h("pre", { class: "hint", id: "hint-text", hidden: true });
+    this.hintText = h("p", { class: "hint", id: "hint-text", hidden: true });
+    this.detail = h("p", { class: "detail", id: "detail", "aria-live": "polite" });
     this.players = h("div", { class: "players", id: "players" });
     this.deal = h("section", { class: "card deal", id: "deal" });
     this.result = h("section", { class: "card result", id: "result", hidden: true });
     this.log = h("ol", { class: "log", id: "log", "aria-live": "polite" });
     this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send(JSON.stringify({ type: "chat", text })));
     this.chat.seated(this.seat !== null);
+    this.clock = new ClockLine(this.summary.id);
     const rules = h("button", { type: "button", id: "rules", onclick: () => openRules(game) }, "Rules");
     const invite = h("button", { type: "button", id: "invite", onclick: () => this.copyInvite(invite) }, "Invite link");
 
@@ -120,13 +135,18 @@ class TablePage {
       h("div", { class: "table-page" },
         h("section", { class: "play" },
           h("div", { class: "bar" }, h("h1", {}, this.summary.title), rules, invite),
-          this.status, this.result, this.board, this.explain,
-          h("div", { class: "controls" }, this.backButton, this.choices),
-          h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton, this.hintButton),
-          this.hintText),
+          this.clock.element, this.result, this.board,
+          // What to do, why a click was refused, the hint and the move buttons stay in view while one plays.
+          h("div", { class: "action-bar", id: "action-bar" },
+            this.status, this.explain, this.hintText,
+            h("div", { class: "controls" }, this.backButton, this.choices, this.hintButton),
+            this.detail),
+          h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton)),
         h("aside", { class: "side" }, this.players, this.deal, h("h2", {}, "Game log"), this.log, this.chat.element)));
 
     this.board.addEventListener("click", (event) => this.boardClick(event));
+    // What a component does, for the one pointed at, focused or tapped (a phone has no hover).
+    for (const type of ["pointerover", "focusin"]) this.board.addEventListener(type, (event) => this.showDetail(event.target));
     this.board.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         const target = event.target.closest("[data-key]");
@@ -211,7 +231,12 @@ class TablePage {
     this.version = message.version;
     this.picker.reset(message.legal || []);
     this.hintText.hidden = true;
+    this.hinted = null;
     this.render();
+    this.clock.refresh(this.message.seats, message.status === "running").catch(() => {});
+    // The tab says so when this seat must move, to be seen from another tab.
+    const mine = message.status === "running" && message.to_move === this.seat && this.seat !== null;
+    document.title = `${mine ? "Your turn — " : ""}parlour — ${this.summary.title}`;
     if (message.deal) this.renderDeal(message.deal);
     // Once the game is over every move may be named: the log is fetched again with all the words.
     if (message.status === "finished" && !this.fullLog) {
@@ -236,6 +261,7 @@ class TablePage {
     const focused = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement) || this.keepFocus;
     this.keepFocus = focused && !mine;
     clear(this.board).append(this.module.draw(message.view, context));
+    annotate(this.board, this.words);
     this.decorate();
     if (focused && mine) this.focusNext();
     this.renderMoves();
@@ -243,7 +269,7 @@ class TablePage {
       h("li", { class: i === message.to_move ? "to-move" : "" }, h("span", { class: "swatch", style: `background:${(this.module.colour && this.module.colour(message.view, i)) || COLOURS[i]}` }), seatName(seats, i), i === this.seat ? " — you" : ""))));
     if (message.result) {
       this.result.hidden = false;
-      clear(this.result).append(scoreTable(message.result, seats), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
+      clear(this.result).append(scoreTable(message.result, seats, { seat: this.seat, tiebreak: this.words.tiebreak }), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
     }
   }
 
@@ -283,13 +309,23 @@ class TablePage {
     const buttons = [];
     // Steps whose target the drawing does not show are offered as buttons too, so nothing is unreachable.
     for (const key of next) {
-      if (!onBoard.has(key)) buttons.push(h("button", { type: "button", class: "step", onclick: () => this.boardKey(key) }, this.describe(key)));
+      if (!onBoard.has(key)) buttons.push(h("button", { type: "button", class: "step", "data-info": key, onclick: () => this.boardKey(key) }, this.describe(key)));
     }
     for (const action of this.picker.finished()) {
-      buttons.push(h("button", { type: "button", class: "choice", "data-action": action.id, onclick: () => this.play(action) }, cap(action.label)));
+      buttons.push(h("button", { type: "button", class: "choice", "data-action": action.id, onclick: () => this.play(action) }, cap(this.module.label ? this.module.label(action) : action.label)));
     }
     clear(this.choices).append(...buttons);
+    annotate(this.choices, this.words);
     this.backButton.disabled = !this.picker.selection.length;
+    this.markHint();
+  }
+
+  /** The hinted move on the board: its targets (or its button) ringed until the position changes. */
+  markHint() {
+    const action = this.hinted && this.picker.legal.find((a) => a.id === this.hinted.id);
+    const keys = new Set(action ? this.picker.keysOf(action) : []);
+    for (const node of this.board.querySelectorAll("[data-key]")) node.classList.toggle("hinted", keys.has(node.dataset.key));
+    for (const button of this.choices.querySelectorAll("button.choice")) button.classList.toggle("hinted", Boolean(action) && button.dataset.action === String(action.id));
   }
 
   /** Focus the first thing that can be chosen next: a highlighted target, else a step or move button. */
@@ -366,8 +402,15 @@ class TablePage {
     this.showExplain(`Not allowed: ${reason}`);
   }
 
+  /** A message of the page or the game's own reason; the rule numbers in it link to the rules. */
   showExplain(text) {
-    this.explain.textContent = text;
+    clear(this.explain).append(...withRuleLinks(this.summary.game, text || ""));
+  }
+
+  /** The detail line: what the component under the pointer, focused or tapped does. */
+  showDetail(node) {
+    const component = node && node.closest && node.closest("[data-help]");
+    if (component) this.detail.textContent = component.dataset.help;
   }
 
   play(action) {
@@ -395,8 +438,10 @@ class TablePage {
     this.hintText.textContent = "Thinking…";
     try {
       const answer = await call(`/api/tables/${this.summary.id}/hint`, { method: "POST", token: this.held.token });
-      this.hintText.textContent = answer.text;
+      this.hintText.textContent = hintWords(answer);
       this.moveSelect.value = String(answer.action.id);
+      this.hinted = answer.action;
+      this.markHint();
     } catch (error) {
       this.hintText.textContent = error.message;
     }

@@ -1,0 +1,87 @@
+// A table that explains itself: every component's words from the server (the game package's
+// glossary, /api/games/<game>/components) as tooltips and in the action bar's detail line, rule
+// numbers in the game's reasons turned into links to the rules, and seats called by their names.
+
+import { call } from "./api.js";
+import { h, s } from "./dom.js";
+import { openRules } from "./app.js";
+
+const glossaries = new Map();
+
+/** The game's component texts: {kinds: {kind: {key: text}}, names, tiebreak} (fetched once per page). */
+export function glossary(game) {
+  if (!glossaries.has(game)) glossaries.set(game, call(`/api/games/${game}/components`));
+  return glossaries.get(game);
+}
+
+/** The text of a board key ("motif:3-for-2") or of a data-info key, or null. */
+export function helpOf(words, key) {
+  if (!words || !key) return null;
+  const at = key.indexOf(":");
+  const kinds = words.kinds || {};
+  const texts = kinds[key.slice(0, at)];
+  return (texts && texts[key.slice(at + 1)]) || null;
+}
+
+/** Give every component of a drawing that the glossary knows its full text: as its tooltip (an SVG
+ * <title>, or a title attribute on HTML) and as data-help, which the detail line shows. */
+export function annotate(root, words) {
+  const nodes = [...root.querySelectorAll("[data-info], [data-key]")];
+  for (const node of nodes) {
+    const help = helpOf(words, node.dataset.info) || helpOf(words, node.dataset.key);
+    if (help) node.dataset.help = help;
+  }
+  // A place (a square, an island) says what lies on it: the texts of the pieces it holds.
+  for (const node of nodes) {
+    if (node.dataset.help) continue;
+    const held = [...new Set([...node.querySelectorAll("[data-help]")].map((piece) => piece.dataset.help))];
+    if (held.length) node.dataset.help = held.join("\n");
+  }
+  for (const node of nodes) {
+    const help = node.dataset.help;
+    if (!help) continue;
+    if (node instanceof SVGElement) {
+      let title = [...node.children].find((child) => child.tagName === "title");
+      if (!title) node.prepend((title = s("title")));
+      const label = node.getAttribute("aria-label");
+      title.textContent = label && !help.startsWith(label) ? `${label}\n${help}` : help;
+    } else {
+      node.title = help;
+    }
+  }
+}
+
+/** Names for the seats, never their numbers: a person's name, else the bot's kind ("random bot"),
+ * with a count only when two seats would read alike. */
+export function seatNames(seats) {
+  const base = (seats || []).map((seat) => (seat.kind === "bot" ? `${seat.agent} bot` : seat.name || "free seat"));
+  return base.map((name, i) => {
+    const same = base.filter((other) => other === name).length;
+    return same > 1 ? `${name} ${base.slice(0, i + 1).filter((other) => other === name).length}` : name;
+  });
+}
+
+/** Open the rules at a numbered rule or ruling (R12), highlighted. */
+export async function openRule(game, number) {
+  await openRules(game);
+  const body = document.getElementById("rules-body");
+  const mark = [...body.querySelectorAll("strong, b, h2, h3, li")].find((node) => new RegExp(`^R${number}\\b`).test(node.textContent.trim()));
+  if (!mark) return;
+  const item = mark.closest("li, p, h2, h3") || mark;
+  item.classList.add("rule-found");
+  item.scrollIntoView({ block: "center" });
+}
+
+/** A game's sentence as nodes, each rule number ("R12", "(R8)") a link that opens that rule. */
+export function withRuleLinks(game, text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(/\bR(\d{1,3})\b/g)) {
+    parts.push(text.slice(last, match.index));
+    const number = match[1];
+    parts.push(h("a", { href: `#rule-${number}`, class: "rule-link", onclick: (event) => { event.preventDefault(); openRule(game, number); } }, `rule ${number}`));
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts;
+}

@@ -1,0 +1,139 @@
+"""A table that explains itself: what to do, why a click is refused, the hint and the move buttons
+stay in view while one plays, on a desktop and on a phone; every kind of component says what it
+does (from the game's glossary on the server); seats are named, never numbered; the end speaks in
+the player's terms."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .clicking import MY_TURN_OR_OVER, click_one, finished
+from .conftest import Server
+from .test_play import create_from_lobby
+
+BUTTON_GAMES = {"hanbok_runway", "yamatai"}
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].filter((node) => node.offsetParent !== null)
+  .map((node) => { const r = node.getBoundingClientRect();
+    return {selector, text: node.textContent.slice(0, 60), ok: r.width > 0 && r.top >= 0 && r.left >= 0
+      && r.bottom <= window.innerHeight && r.right <= window.innerWidth}; })"""
+
+
+def out_of_view(page: Any, *selectors: str) -> list[dict[str, Any]]:
+    found = [entry for selector in selectors for entry in page.evaluate(IN_VIEW, selector)]
+    return [entry for entry in found if not entry["ok"]]
+
+
+def refuse_a_click(page: Any) -> None:
+    """Click (scrolling to it, as a player would) a board target no legal move starts with."""
+    page.locator("#board [data-key]:not(.legal)").last.click()
+    page.wait_for_function("document.querySelector('#explain').textContent.length > 0")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["hatflings", "hanbok_runway", "hatairo", "yamatai"])
+def test_prompt_refusal_hint_and_buttons_stay_in_view(
+    server: Server, open_page: Callable[..., Any], game: str, size: str
+) -> None:
+    page = open_page(server.url + "/", viewport=SIZES[size])
+    create_from_lobby(page, game, ["random"])
+    page.wait_for_function(MY_TURN_OR_OVER)
+    refuse_a_click(page)
+    assert page.inner_text("#explain")
+    assert not out_of_view(page, "#turn", "#explain", "#choices button", "#hint")
+    # Play on by clicking the board (the page scrolls to each target), the bar staying in view; in
+    # Hanbok Runway and Yamataï until move buttons are offered (draws at once, trades after the fleet tile).
+    clicks = 0
+    while clicks < 4 or (game in BUTTON_GAMES and not page.locator("#choices button.choice").count()):
+        assert clicks < 40, "no move button came up"
+        click_one(page, clicks)
+        clicks += 1
+        page.wait_for_function(MY_TURN_OR_OVER)
+        assert not out_of_view(page, "#turn", "#choices button", "#hint")
+    page.locator("#board .target").last.scroll_into_view_if_needed()
+    assert not out_of_view(page, "#turn", "#choices button", "#hint")
+    if size == "phone":
+        page.click("#hint")
+        hinted = "/bot would play|only move/.test(document.querySelector('#hint-text').textContent)"
+        page.wait_for_function(hinted, timeout=60_000)
+        assert not out_of_view(page, "#hint-text", "#turn")
+        text = page.inner_text("#hint-text")
+        assert "simulations" in text or "only move" in text
+        assert "expected" not in text and "1,000" not in text
+        # The hinted move is marked on the board or on its button.
+        assert page.locator("#board .target.hinted, #choices button.hinted").count() >= 1
+
+
+# Kinds of component each game explains, and a board selector that shows one at the start of a game
+# with seed 7 (or after a few clicks, for those that come later).
+KINDS = {
+    "hatflings": ["kind", "obj"],
+    "hanbok_runway": ["style", "fabric", "queue"],
+    "hatairo": ["flag", "motif"],
+    "yamatai": ["fleet", "spec", "bldg"],
+}
+
+
+@pytest.mark.parametrize("game", list(KINDS))
+def test_every_kind_of_component_says_what_it_does(server: Server, open_page: Callable[..., Any], game: str) -> None:
+    words = server.http.get(f"/api/games/{game}/components").json()
+    for kind in KINDS[game]:
+        texts = words["kinds"][kind]
+        assert texts and all(len(text) > 40 for text in texts.values()), kind
+    assert len(words["tiebreak"]) > 20
+    page = open_page(server.url + "/")
+    create_from_lobby(page, game, ["random"])
+    page.wait_for_function(MY_TURN_OR_OVER)
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('#board [data-help], #choices [data-help]')].map((node) =>
+          [node.dataset.info || node.dataset.key, node.dataset.help,
+           (node.querySelector(':scope > title') || {}).textContent || node.title])"""
+    )
+    kinds_shown = {key.split(":", 1)[0] for key, _, _ in shown}
+    for kind in KINDS[game]:
+        assert kind in kinds_shown, f"{game}: no {kind} explained on the board ({sorted(kinds_shown)})"
+    for key, help_text, tooltip in shown:
+        kind, value = key.split(":", 1)
+        if kind not in words["kinds"]:  # a place: it tells what lies on it
+            assert all(part in words_flat(words) for part in help_text.split("\n")), key
+            continue
+        assert help_text == words["kinds"][kind][value]
+        assert help_text in tooltip, f"{key}: the tooltip does not carry the text"
+    # Pointing at a component shows its text in the detail line of the action bar.
+    page.locator("#board [data-key][data-help]").first.hover()
+    page.wait_for_function("document.querySelector('#detail').textContent.length > 40")
+
+
+def words_flat(words: dict[str, Any]) -> set[str]:
+    return {text for texts in words["kinds"].values() for text in texts.values()}
+
+
+SEAT_NUMBER = re.compile(r"\bseat \d|\(seat|winner: seat", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("game", ["hatflings", "yamatai"])
+def test_no_seat_numbers_and_the_end_in_the_players_terms(
+    server: Server, open_page: Callable[..., Any], game: str
+) -> None:
+    page = open_page(server.url + "/")
+    create_from_lobby(page, game, ["random"])
+    clicks = 0
+    while not finished(page):
+        page.wait_for_function(MY_TURN_OR_OVER)
+        if finished(page):
+            break
+        if clicks % 7 == 0:
+            text = page.inner_text("main")
+            assert not SEAT_NUMBER.search(text), SEAT_NUMBER.search(text)
+        click_one(page, clicks)
+        clicks += 1
+    text = page.inner_text("main")
+    assert not SEAT_NUMBER.search(text), SEAT_NUMBER.search(text)
+    heading = page.inner_text("#scores h2")
+    assert heading.startswith(("You won", "You lost", "Shared win")), heading
+    assert "You" in page.inner_text("#scores thead")
