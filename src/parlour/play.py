@@ -453,8 +453,8 @@ class TerminalSession:
 
 def _without_actor(text: str, colour: str) -> str:
     """An event's words without its actor's name in front, when told under that name."""
-    head, _, rest = text.partition(" ")
-    return rest if head.lower() == colour.lower() and rest else text
+    rest = text[len(colour) + 1 :]
+    return rest if text[: len(colour) + 1].lower() == colour.lower() + " " and rest else text
 
 
 def seat_names(table: Table) -> SeatNames:
