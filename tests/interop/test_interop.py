@@ -7,14 +7,14 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import parlour
 from parlour.engine import Rng
 from parlour.interop import openspiel
 from parlour.interop.encoding import observation_tensor
 from parlour.interop.gymnasium import ParlourEnv
-from parlour.interop.pettingzoo import env
+from parlour.interop.pettingzoo import env, parallel_env
 
 # Every game parlour ships (not the small games other tests register), at every player count.
 CONFIGS = [
@@ -170,3 +170,18 @@ def test_gymnasium_make_by_module_path_in_a_fresh_process() -> None:
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "2"
+
+
+@pytest.mark.parametrize(("name", "players"), [("hatairo", 3), ("hanbok_runway", 2)])
+def test_pettingzoo_parallel_api(name: str, players: int) -> None:
+    parallel_api_test(parallel_env(name, players=players), num_cycles=40)
+    environment = parallel_env(name, players=players)
+    observations, _ = environment.reset(seed=5)
+    movers = [agent for agent in environment.agents if observations[agent]["action_mask"].any()]
+    assert len(movers) == 1
+    actions = {
+        agent: int(np.flatnonzero(observations[agent]["action_mask"])[0]) if agent in movers else 0
+        for agent in environment.agents
+    }
+    environment.step(actions)
+    assert len(environment.unwrapped.engine_state.history) == 1

@@ -1,4 +1,4 @@
-"""PettingZoo adapter: every parlour game as an AEC environment.
+"""PettingZoo adapter: every parlour game as an AEC environment (and, turn-based, a parallel one).
 
     from parlour.interop.pettingzoo import env
     e = env("hanbok_runway", render_mode="ansi")
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import Game
@@ -125,6 +126,14 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+def parallel_env(game: str, render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> Any:
+    """The same game through PettingZoo's parallel API (`turn_based_aec_to_parallel`): every
+    agent sends an action each step, and only that of the agent to move counts (the others' masks
+    are empty). parlour games resolve one seat's decision at a time, hidden simultaneous choices
+    (Hatairo's set-up) included, so this is the turn-based form, not joint moves."""
+    return turn_based_aec_to_parallel(env(game, render_mode=render_mode, max_steps=max_steps, **options))
 
 
 def env(game: str, render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> ParlourAECEnv:
