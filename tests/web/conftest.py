@@ -3,6 +3,7 @@ chromium driven by Playwright. Every page a test opens fails the test on any con
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -29,9 +30,10 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(os.environ.get("PARLOUR_SCREENSHOTS", Path(__file__).parent / "screenshots"))
 SERVER = """
-import sys
+import json, sys
 from parlour.server import Settings, run
-run(Settings(db=sys.argv[1], bot_delay=0.0), port=int(sys.argv[2]), log_level="warning")
+settings = Settings(**{"db": sys.argv[1], "bot_delay": 0.0, **json.loads(sys.argv[3])})
+run(settings, port=int(sys.argv[2]), log_level="warning")
 """
 
 
@@ -42,13 +44,16 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
-        self.port = free_port()
+    """`parlour`'s server on `db`; `port` (a free one if not given) and `settings` (Settings fields)
+    let a test restart a server of its own at the same address."""
+
+    def __init__(self, db: Path, port: int | None = None, settings: dict[str, Any] | None = None) -> None:
+        self.db, self.settings = db, settings or {}
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = db.with_suffix(".log").open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(db), str(self.port)], stdout=self.log, stderr=subprocess.STDOUT
-        )
+        self.log = db.with_suffix(".log").open("a")
+        command = [sys.executable, "-c", SERVER, str(db), str(self.port), json.dumps(self.settings)]
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=self.url, timeout=30)
         deadline = time.monotonic() + 60
         while True:

@@ -5,6 +5,7 @@ import { account } from "./account.js";
 import { call, games, saveSeat } from "./api.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./app.js";
+import { modeFields } from "./clock.js";
 import { noteDeal } from "./deal.js";
 
 const STRENGTHS = [
@@ -70,6 +71,7 @@ function createForm(list, onCreated) {
   const name = h("input", { id: "your-name", name: "name", type: "text", value: localStorage.getItem("parlour.name") || "", placeholder: "your name", required: true, maxlength: 40 });
   const status = h("p", { class: "status", role: "status" });
   const rules = h("button", { type: "button", class: "link", id: "rules" }, "Rules");
+  const modes = modeFields();
 
   const current = () => list.find((g) => g.name === gameSelect.value);
   function refreshGame() {
@@ -91,6 +93,7 @@ function createForm(list, onCreated) {
     h("details", {}, h("summary", {}, "Options"), options,
       h("div", { class: "field" }, h("label", { for: "seed" }, "seed"), seed, h("small", { class: "muted" }, "the same seed and moves give the same game; empty: the server draws one and commits to it")),
       h("div", { class: "field" }, h("label", { for: "fixed-deal" }, "fixed deal"), fixedDeal, h("small", { class: "muted" }, "needed for a seed of yours when other people play: everybody is told you chose the deal"))),
+    modes.element,
     h("fieldset", {}, h("legend", {}, "Seats: people or bots"), seats),
     h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
@@ -122,6 +125,7 @@ function createForm(list, onCreated) {
           options: { players: Number(players.value), ...readOptions(form, game) },
           seed: seed.value === "" ? undefined : Number(seed.value),
           fixed_deal: fixedDeal.checked || undefined,
+          ...modes.body(),
         },
       });
       localStorage.setItem("parlour.name", name.value);

@@ -1,0 +1,85 @@
+// The clock of a turn-based table (/api/tables/ID/clock): the time per move, the time left to the
+// seat to move, and what happens when it runs out; and the lobby's fields to open such a table.
+
+import { call } from "./api.js";
+import { h } from "./dom.js";
+
+export const MOVE_TIMES = [
+  [3600, "1 hour"],
+  [8 * 3600, "8 hours"],
+  [86400, "1 day"],
+  [3 * 86400, "3 days"],
+];
+
+export function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (days) return `${days}d ${hours}h`;
+  if (hours) return `${hours}h ${minutes}m`;
+  if (minutes) return `${minutes}m ${s % 60}s`;
+  return `${s}s`;
+}
+
+/** The lobby's mode fields: live, or turn-based with a time per move and what a timeout does. */
+export function modeFields() {
+  const mode = h("select", { id: "mode", name: "mode" },
+    h("option", { value: "live" }, "live (real time)"), h("option", { value: "turn_based" }, "turn-based (a time per move)"));
+  const moveTime = h("select", { id: "move-seconds", name: "move_seconds" },
+    ...MOVE_TIMES.map(([seconds, text]) => h("option", { value: seconds, selected: seconds === 86400 }, text)));
+  const onTimeout = h("select", { id: "on-timeout", name: "on_timeout" },
+    h("option", { value: "bot" }, "a bot plays that turn"), h("option", { value: "forfeit" }, "the seat is forfeited to a bot"));
+  const timed = h("div", { class: "turn-based", hidden: true },
+    h("div", { class: "field" }, h("label", { for: "move-seconds" }, "Time per move"), moveTime),
+    h("div", { class: "field" }, h("label", { for: "on-timeout" }, "When time runs out"), onTimeout));
+  mode.addEventListener("change", () => (timed.hidden = mode.value !== "turn_based"));
+  const element = h("div", {}, h("div", { class: "field" }, h("label", { for: "mode" }, "Mode"), mode), timed);
+  const body = () => (mode.value === "turn_based"
+    ? { mode: "turn_based", move_seconds: Number(moveTime.value), on_timeout: onTimeout.value }
+    : {});
+  return { element, body };
+}
+
+/** The table page's clock line: refreshed after every move, counting down every second. */
+export class ClockLine {
+  constructor(tableId) {
+    this.tableId = tableId;
+    this.element = h("p", { class: "clock", id: "clock", hidden: true });
+    this.clock = null;
+    this.timer = setInterval(() => this.show(), 1000);
+  }
+
+  async refresh(seats, running) {
+    this.seats = seats;
+    this.running = running;
+    this.clock = await call(`/api/tables/${this.tableId}/clock`);
+    this.fetchedAt = Date.now();
+    this.show();
+    // The server sets a turn's deadline within a moment of the move: until then, ask again.
+    clearTimeout(this.again);
+    if (this.clock.mode === "turn_based" && this.clock.deadline === null && running) {
+      this.again = setTimeout(() => this.refresh(this.seats, this.running).catch(() => {}), 500);
+    }
+  }
+
+  show() {
+    const clock = this.clock;
+    if (!clock || clock.mode !== "turn_based") {
+      this.element.hidden = true;
+      return;
+    }
+    this.element.hidden = false;
+    const then = clock.on_timeout === "forfeit" ? "then the seat is forfeited to a bot" : "then a bot plays the turn";
+    let text = `Turn-based: ${duration(clock.move_seconds)} per move`;
+    if (clock.seconds_left !== null) {
+      const left = clock.seconds_left - (Date.now() - this.fetchedAt) / 1000;
+      const who = this.seats && this.seats[clock.to_move] ? this.seats[clock.to_move].name || `seat ${clock.to_move}` : `seat ${clock.to_move}`;
+      text += ` — ${who} has ${duration(left)} left (${then}).`;
+      this.element.dataset.toMove = String(clock.to_move);
+    } else {
+      text += ".";
+    }
+    this.element.textContent = text;
+  }
+}

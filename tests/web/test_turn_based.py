@@ -1,0 +1,122 @@
+"""Turn-based play in the browser: a game across two browser contexts with the server restarted
+between moves (the seats, the position and the clock's deadline come back), the tab title saying
+whose turn it is, and a timer expiring (a tiny time per move allowed by this server's settings)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server, screenshot
+
+SETTINGS = {"min_move_seconds": 0.5, "timer_poll": 0.05, "timeout_agent": "random"}
+
+
+@pytest.fixture(scope="module")
+def timed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
+    """This module's own server (restartable at the same address); the list holds the running one."""
+    running = [Server(tmp_path_factory.mktemp("timed") / "parlour.sqlite", settings=SETTINGS)]
+    yield running
+    running[0].stop()
+
+
+def restart(timed: list[Server]) -> Server:
+    old = timed[0]
+    old.stop()
+    timed[0] = Server(Path(old.db), port=old.port, settings=SETTINGS)
+    return timed[0]
+
+
+def open_table(server: Server, move_seconds: float) -> str:
+    body = {"game": "hatflings", "seats": ["human", "human"], "mode": "turn_based", "move_seconds": move_seconds}
+    created = server.http.post("/api/tables", json=body)
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
+def take_seat(page: Any, name: str) -> None:
+    page.fill("#join-name", name)
+    page.click("#join")
+    page.wait_for_selector("#players")
+
+
+def play_one_move(page: Any) -> None:
+    """Play the first legal move from the list of every legal move."""
+    page.wait_for_selector("#moves option", state="attached")
+    page.focus("#play-move")
+    page.keyboard.press("Enter")
+
+
+@pytest.fixture
+def restarting_pages(browser: Any) -> Iterator[Callable[[str], Any]]:
+    """Pages that fail the test on any console error but one: while the server restarts, the
+    browser reports each refused reconnection of the websocket as an error."""
+    errors: list[str] = []
+    contexts: list[Any] = []
+
+    def open_one(url: str) -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        expected = "ERR_CONNECTION_REFUSED"
+        page.on(
+            "console",
+            lambda m: m.type == "error" and expected not in m.text and errors.append(f"{page.url}: {m.text}"),
+        )
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        page.set_default_timeout(20_000)
+        page.goto(url)
+        return page
+
+    yield open_one
+    for context in contexts:
+        context.close()
+    assert not errors, "console errors:\n" + "\n".join(errors)
+
+
+def test_a_turn_based_game_across_a_restart(timed: list[Server], restarting_pages: Callable[[str], Any]) -> None:
+    server = timed[0]
+    table_id = open_table(server, 86400)
+    ann = restarting_pages(f"{server.url}/?table={table_id}")
+    take_seat(ann, "Ann")
+    ben = restarting_pages(f"{server.url}/?table={table_id}")
+    take_seat(ben, "Ben")
+    first = server.table(table_id)["to_move"]
+    mover, other = (ann, ben) if first == 0 else (ben, ann)
+    mover.wait_for_selector("#clock:not([hidden])")
+    assert "1d 0h per move" in mover.inner_text("#clock") and "then a bot plays the turn" in mover.inner_text("#clock")
+    mover.wait_for_function("document.title.startsWith('Your turn')")
+    assert not other.title().startswith("Your turn")
+    deadline = server.http.get(f"/api/tables/{table_id}/clock").json()["deadline"]
+    screenshot(mover, "turn-based")
+    # The server goes away and comes back at the same address; each browser opens the table
+    # again (next day, say) and is back at its seat, the clock as it was.
+    server = restart(timed)
+    assert server.http.get(f"/api/tables/{table_id}/clock").json()["deadline"] == deadline
+    for page in (mover, other):
+        page.reload()
+        page.wait_for_selector("#players li:has-text('— you')")
+    mover.wait_for_function("document.title.startsWith('Your turn')")
+    version = server.table(table_id)["version"]
+    play_one_move(mover)
+    other.wait_for_function("document.title.startsWith('Your turn')", timeout=30_000)
+    assert server.table(table_id)["version"] == version + 1
+    assert not mover.title().startswith("Your turn")
+
+
+def test_a_timer_expires_and_the_bot_plays_the_turn(timed: list[Server], open_page: Callable[..., Any]) -> None:
+    server = timed[0]
+    table_id = open_table(server, 1.5)
+    ann = open_page(f"{server.url}/?table={table_id}")
+    take_seat(ann, "Ann")
+    ben = open_page(f"{server.url}/?table={table_id}")
+    take_seat(ben, "Ben")
+    first = server.table(table_id)["to_move"]
+    waiting = ben if first == 0 else ann
+    # Nobody moves: the timer expires, the bot plays the turn and the other seat is to move.
+    waiting.wait_for_function("document.title.startsWith('Your turn')", timeout=30_000)
+    assert server.table(table_id)["version"] == 1
+    waiting.wait_for_selector(f"#clock[data-to-move='{1 - first}']")
