@@ -211,3 +211,27 @@ def test_a_terminal_gets_colour_and_no_color_or_a_pipe_gets_none() -> None:
     assert "\033[" not in on_a_terminal({"NO_COLOR": "1"})
     piped = CliRunner().invoke(app, ["play", "hatflings", "--seed", "1"], input="quit\n")
     assert piped.exit_code == 0 and "\033[" not in piped.output and "At the table: You (" in piped.output
+
+
+@pytest.mark.parametrize("game", ["hatairo", "hanbok_runway", "yamatai"])
+def test_nothing_a_bot_alone_may_see_is_printed_for_the_person(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = seat_table(parlour.load_game(game, players=2), ["human", "random"], seed=6)
+    secrets: list[str] = []
+    own: set[str] = set()  # the person's own news may read the same ("you put your Coastal tile ...")
+    apply = type(table.state).apply
+
+    def recording(state: Any, action: Any) -> Any:
+        events = apply(state, action)
+        if state is table.state:
+            secrets.extend(event.text for event in events if not event.visible_to(0))
+            own.update(event.text for event in events if event.visible_to(0))
+        return events
+
+    monkeypatch.setattr(type(table.state), "apply", recording)
+    seen = Transcript(turns=40)
+    session = TerminalSession(table, ask=seen.ask, say=seen.say, screen=Screen(200, 24))
+    session.run()
+    assert secrets  # the bot had secrets to keep
+    printed = "\n".join(seen.lines)
+    leaked = [text for text in secrets if text not in own and session.names.humanise(text) in printed]
+    assert not leaked
