@@ -143,6 +143,8 @@ def agent_title(spec: str) -> str:
 
 
 SEAT_MENTION = re.compile(r"\b([Ss])eat (\d+)(?: \(([A-Za-z]+)\)| ([A-Za-z]+)\b)?")
+SNAKE_CASE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+"""An identifier from the code ("reserve_building", a Yamataï fleet power), said as words instead."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,8 @@ class SeatNames:
         return [self.full(seat) for seat in range(len(self.colours))] + list(self.colours)
 
     def humanise(self, text: str) -> str:
-        """`text` with "seat 1", "seat 1 (orange)" and "seat 1 orange" said as the seat's colour."""
+        """`text` with "seat 1", "seat 1 (orange)" and "seat 1 orange" said as the seat's colour, and
+        identifiers ("reserve_building") as words ("reserve building")."""
 
         def name(match: re.Match[str]) -> str:
             seat = int(match.group(2))
@@ -181,7 +184,7 @@ class SeatNames:
                 return said if word.lower() == said.lower() else f"{said} {word}"
             return said
 
-        return SEAT_MENTION.sub(name, text)
+        return SNAKE_CASE.sub(lambda match: match.group(0).replace("_", " "), SEAT_MENTION.sub(name, text))
 
 
 def board_changes(before: Sequence[str], after: Sequence[str]) -> list[str]:

@@ -83,7 +83,7 @@ def test_the_prompt_names_the_colour_and_no_seat_number_is_shown(game: str) -> N
         "yamatai": "Blue",
     }
     assert set(seen.prompts) == {colours[game] + "> "}
-    assert not [line for line in seen.lines if SEAT_NUMBER.search(line)]
+    assert not [line for line in seen.lines if SEAT_NUMBER.search(line) or re.search(r"\b[a-z]+_[a-z]+", line)]
     assert any(line.startswith("Random (") for line in seen.lines)
 
 
@@ -157,6 +157,9 @@ def test_seat_numbers_in_the_games_words_are_said_as_names() -> None:
     names = SeatNames(("Blue", "Orange"), ("you", "Greedy"))
     assert names.humanise("seat 1 (orange) buys a boat") == "Orange buys a boat"
     assert names.humanise("seat 0 blue: 10 coins; Seat 1 (you) draws") == "Blue: 10 coins; Orange (you) draws"
+    assert names.humanise("seat 0 (blue) uses fleet tile 4: place_sacred_ground") == (
+        "Blue uses fleet tile 4: place sacred ground"
+    )
 
 
 def test_colour_names_are_coloured_only_when_the_screen_takes_colour() -> None:
