@@ -156,7 +156,7 @@ def test_wrong_clicks_back_keyboard_hint_and_rules(server: Server, open_page: Ca
 
     page.click("#hint")
     page.wait_for_function(
-        "/Hint:|only legal move/.test(document.querySelector('#hint-text').textContent)", timeout=60_000
+        "/bot would play|only move/.test(document.querySelector('#hint-text').textContent)", timeout=60_000
     )
 
     page.click("#rules")
