@@ -271,7 +271,7 @@ class TerminalSession:
         """Print `text` fitted to the screen's width, in colour when the screen takes it."""
         lines = self.screen.fit(text)
         self.kept += len(lines)
-        names = self.names.all_names()
+        names = self.names.styled()
         self.say("\n".join(self.screen.paint(line, names) for line in lines))
 
     def run(self) -> int:
@@ -349,7 +349,8 @@ class TerminalSession:
         self.kept = 0
         self.teller = None
         while True:
-            entry = self.ask(self.screen.paint(f"{self.names.short(seat)}> ", self.names.all_names())).strip()
+            colour = self.names.short(seat)
+            entry = self.ask(self.screen.paint(f"{colour}> ", [colour])).strip()
             if not entry:
                 continue
             if self._command(entry):

@@ -165,8 +165,9 @@ class SeatNames:
             return f"You ({self.colours[seat]})"
         return f"{who} ({self.colours[seat]})" if who else self.colours[seat]
 
-    def all_names(self) -> list[str]:
-        return [self.full(seat) for seat in range(len(self.colours))] + list(self.colours)
+    def styled(self) -> list[str]:
+        """The names shown as a seat's: "You (Red)", "Greedy (Blue)", never a bare colour that paint shares."""
+        return [name for seat in range(len(self.colours)) if (name := self.full(seat)) != self.colours[seat]]
 
     def humanise(self, text: str) -> str:
         """`text` with "seat 1", "seat 1 (orange)" and "seat 1 orange" said as the seat's colour, and

@@ -238,3 +238,10 @@ def test_nothing_a_bot_alone_may_see_is_printed_for_the_person(game: str, monkey
     printed = "\n".join(seen.lines)
     leaked = [text for text in secrets if text not in own and session.names.humanise(text) in printed]
     assert not leaked
+
+
+def test_a_seat_named_red_is_styled_apart_from_red_paint() -> None:
+    painted = Screen(colour=True).paint("You (Red) pays Red to Greedy (Blue)", NAMES.styled())
+    assert "\033[31;1;4mYou (Red)\033[0m" in painted and "\033[34;1;4mGreedy (Blue)\033[0m" in painted
+    assert "pays \033[31mRed\033[0m to" in painted  # the pigment: colour only
+    assert SeatNames(("Red", "Blue"), ("", "")).styled() == []  # hot-seat: bare colours stay paint-like
