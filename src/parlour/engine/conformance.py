@@ -15,7 +15,7 @@ from typing import Any
 
 from parlour.engine.actions import Event
 from parlour.engine.errors import IllegalAction
-from parlour.engine.game import TERMINAL, Game, State
+from parlour.engine.game import TERMINAL, Game, State, generic_reason
 from parlour.engine.records import replay
 from parlour.engine.rng import Rng
 
@@ -64,6 +64,12 @@ def check_illegal_changes_nothing(state: State, rng: Rng) -> None:
         except IllegalAction as error:
             if not str(error):
                 raise ConformanceError(f"IllegalAction for {action.label!r} gives no reason") from None
+            if str(error) == generic_reason(action):
+                # Legality is written twice, as the generator and as words; the fallback hides drift.
+                raise ConformanceError(
+                    f"refusing {action.label!r} falls back to the generic reason {str(error)!r}: the game's "
+                    f"why_illegal names no rule for it (history {state.history})"
+                ) from None
         else:
             raise ConformanceError(f"{action.label!r} was accepted though it is not in legal_actions()")
         if pickle.dumps(state) != before:

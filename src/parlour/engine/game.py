@@ -25,6 +25,14 @@ TERMINAL = -1
 """What `current_player()` returns once the game is over."""
 
 
+def generic_reason(action: Action) -> str:
+    """The refusal that names no rule: a game's reasons fall back to it only where they found none.
+
+    The conformance checks flag every refusal that reaches it, since it means the legal-move
+    generator and the game's words about legality disagree."""
+    return f"{action.label!r} is not a legal move now"
+
+
 @dataclass(frozen=True)
 class Score:
     """One seat's final score: the total that decides the game and how it was made up."""
@@ -231,7 +239,7 @@ class State(abc.ABC):
 
     def why_illegal(self, action: Action) -> str:
         """Why `action` is not legal now. Games override this with the rule that forbids it."""
-        return f"{action.label!r} is not a legal move now"
+        return generic_reason(action)
 
     def is_legal(self, action: Action) -> bool:
         wanted = action.id

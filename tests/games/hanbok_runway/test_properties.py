@@ -77,12 +77,6 @@ def check_events(state: HanbokRunwayState, events: list[Any]) -> None:
                 assert knows, (viewer, event)
 
 
-@settings(max_examples=6, deadline=None)
-@given(SEEDS)
-def test_conformance(seed: int) -> None:
-    check_game(GAME, seed)
-
-
 @settings(max_examples=4, deadline=None)
 @given(SEEDS, st.sampled_from([0, 1]), st.integers(min_value=1, max_value=12))
 def test_conformance_with_options(seed: int, start: int, cap: int) -> None:

@@ -1,32 +1,14 @@
-"""Protocol invariants (parlour.engine.conformance) at every player count, board side and variant."""
+"""Hatairo's determinizations and heuristic (the conformance checks of every player count and
+variant: tests/games/test_conformance.py)."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.engine import Rng, load_game
-from parlour.engine.conformance import check_game
-
-# Every player count with every variant on the standard side, and every player count on the beginner side.
-CONFIGS = [
-    (players, False, variant)
-    for players in (1, 2, 3, 4)
-    for variant in ("standard", "motif", "drafting", "motif+drafting")
-    if not (players == 1 and "drafting" in variant)
-] + [(players, True, "standard") for players in (1, 2, 3, 4)]
-
-
-@pytest.mark.parametrize(("players", "beginner", "variant"), CONFIGS)
-@settings(max_examples=1, deadline=None)
-@given(seed=st.integers(0, 2**32))
-def test_conformance(players: int, beginner: bool, variant: str, seed: int) -> None:
-    game = load_game("hatairo", players=players, beginner=beginner, variant=variant)
-    final = check_game(game, seed)
-    assert final.is_terminal() and len(set(final.turns)) == 1
 
 
 @settings(max_examples=4, deadline=None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.engine.actions import Action
+from parlour.engine.game import generic_reason
 from parlour.games.hatflings.board import NAMES, NEIGHBOURS
 from parlour.games.hatflings.constants import A_GREEDY, A_JUMP, A_PIG, A_PIG_SETUP, A_PLACE, A_PUDDLE, A_SCENE
 from parlour.games.hatflings.pieces import (
@@ -57,7 +58,7 @@ def why_illegal(state: HatflingsState, action: Action) -> str:
         reason = f"{NAMES[a]} is not an empty square around the clumsy halfling at {NAMES[state.lander]}"
     else:
         reason = f"{NAMES[a]} is not an empty square around the pig at {NAMES[state.pig]} (R18)"
-    return reason or f"{action.label!r} is not a legal move now"
+    return reason or generic_reason(action)
 
 
 def _colour(state: HatflingsState) -> str:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.engine.actions import Action
+from parlour.engine.game import generic_reason
 from parlour.games.yamatai import board as geo
-from parlour.games.yamatai import phases as ph
+from parlour.games.yamatai import constants as ph
 from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, Ids
 from parlour.games.yamatai.components import GOLD, RESOURCES
 
 if TYPE_CHECKING:
-    from parlour.games.yamatai.rules import YamataiState
+    from parlour.games.yamatai.state import YamataiState
 
 
 def _phase_of(action_id: int) -> tuple[int, ...]:
@@ -55,7 +56,7 @@ def why_illegal(state: YamataiState, action: Action) -> str:
     if state.phase not in _phase_of(a):
         return f"{label!r} is not possible now: {who} is at the {step!r} step (the turn's steps go in order, R35)"
     specific = _specific(state, a)
-    return f"{label!r} is not allowed: {specific}" if specific else f"{label!r} is not possible now"
+    return f"{label!r} is not allowed: {specific}" if specific else generic_reason(action)
 
 
 def _specific(state: YamataiState, a: int) -> str:
