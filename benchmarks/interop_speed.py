@@ -9,7 +9,7 @@ PettingZoo's AEC loop (`last`, `step`) and Gymnasium (`step` against random oppo
 observation tensors per second (OpenSpiel's `observation_tensor` for the seat to move). When pyspiel
 ships it, OpenSpiel's C++ othello goes through the same Python loop as a yardstick. Ratios are to
 the native step rate. Last, OpenSpiel's Python MCTS: simulations per second from the position after
-the deal (one random rollout each).
+the deal (one random rollout each), and a Python game with no rules: the floor of any Python game.
 """
 
 from __future__ import annotations
@@ -170,6 +170,76 @@ def mcts_simulations(name: str, players: int, seconds: float) -> float:
     return searches * simulations / (time.perf_counter() - start)
 
 
+def trivial_python_game() -> object:
+    """A Python game with no rules (three actions, 100 moves): what any Python game pays per step
+    in OpenSpiel's loop, the floor under every adapter step."""
+    import pyspiel
+
+    name = "interop_speed_trivial"
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        parameter_specification={},
+    )
+
+    class TrivialState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: pyspiel.Game) -> None:
+            super().__init__(game)
+            self.moves = 0
+
+        def current_player(self) -> int:
+            return int(pyspiel.PlayerId.TERMINAL) if self.moves >= 100 else self.moves % 2
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return [0, 1, 2]
+
+        def _apply_action(self, action: int) -> None:
+            self.moves += 1
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return str(action)
+
+        def is_terminal(self) -> bool:
+            return self.moves >= 100
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+        def __str__(self) -> str:
+            return str(self.moves)
+
+    class TrivialGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: object = None) -> None:
+            info = pyspiel.GameInfo(
+                num_distinct_actions=3,
+                max_chance_outcomes=0,
+                num_players=2,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=100,
+            )
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> TrivialState:
+            return TrivialState(self)
+
+    if name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, TrivialGame)
+    return pyspiel.load_game(name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per loop and game, over all rounds")
@@ -218,6 +288,8 @@ def main() -> None:
         print(
             f"{'othello (C++)':18} {'':8} {step:8.0f} steps/s through the same loop; {observed:.0f} with a tensor each"
         )
+    floor = max(_rate(spiel_loop(trivial_python_game()), args.seconds / args.rounds) for _ in range(args.rounds))
+    print(f"{'no-rules Python':18} {'':8} {floor:8.0f} steps/s through the same loop (any Python game's floor)")
 
 
 if __name__ == "__main__":

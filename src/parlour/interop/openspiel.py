@@ -14,8 +14,8 @@ know every future barrel toss and draw. Instead the adapter makes chance nodes:
 
 - the initial state is a chance node, *the deal*: outcome k starts the engine game with a seed
   mixed from the `seed` parameter and k;
-- when a player's action would draw from the generator (found by applying it to a clone and
-  seeing whether the generator moved), the action is held and a chance node follows: outcome k
+- when a player's action would draw from the generator (found by seeing whether the generator
+  moved when it was applied; see below), the action is held and a chance node follows: outcome k
   re-seeds the generator from the game's seed, the number of chance nodes so far and k, then the
   held action resolves with that generator.
 
