@@ -1,46 +1,20 @@
-"""Hatflings! endgames built directly through its State, for the search tests.
+"""Exact values of Hatflings! endgames, for the search tests.
 
-`endgame({"a1": "Y", "b2": "P"}, pool=1)` is a dance position with yellow (seat 0) to move, no
-specials left in either pool, no scenery unless given ("c4": "tree"), and the pig on its square.
+The positions come from the game's one position builder, `tests.games.hatflings.positions`:
+`endgame` is a dance position with no specials left in either pool.
 """
 
 from __future__ import annotations
 
-import parlour
 from parlour.engine import State
-from parlour.games.hatflings.board import parse_square
-from parlour.games.hatflings.pieces import DANCE, EMPTY, NORMAL, OBJECT_CODES, halfling
 from parlour.games.hatflings.state import HatflingsState
 
+from ..games.hatflings.positions import position
 
-def endgame(layout: dict[str, str], *, pool: int, pig: str, to_move: int = 0, seed: int = 0) -> HatflingsState:
-    state = parlour.load_game("hatflings").new_state(seed=seed)
-    assert isinstance(state, HatflingsState)
-    state.hat = [0] * 36
-    state.scenery = [EMPTY] * 36
-    for name, content in layout.items():
-        square = parse_square(name)
-        assert square is not None, name
-        if content in ("Y", "P"):
-            state.hat[square] = halfling(NORMAL, 0 if content == "Y" else 1)
-        else:
-            state.scenery[square] = OBJECT_CODES[content]
-    pig_square = parse_square(pig)
-    assert pig_square is not None, pig
-    state.pig = pig_square
-    state.pool = pool
-    state.specials = [0, 0]
-    state.started = 3
-    state.captain = state.mover = to_move
-    state.phase = DANCE
-    state.turns = 10
-    state.lander = -1
-    state.seen = {}
-    state.end_reason = ""
-    state._legal = None
-    state.rebuild_masks()  # hat and scenery were written by hand
-    state._start_turn([])  # a position is taken at the start of a turn (R22, R25)
-    return state
+
+def endgame(layout: dict[str, str], *, pool: int, pig: str, to_move: int = 0) -> HatflingsState:
+    """A dance position with `pool` normal halflings left and no specials in either pool."""
+    return position(layout, pool=pool, pig=pig, to_move=to_move, special_pools=(0, 0))
 
 
 def solve(state: State, depth: int) -> list[float] | None:

@@ -45,6 +45,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("yamatai", {"players": 3}),
     ("yamatai", {"players": 4}),
 ]
+# Any other registered game (one installed as its own distribution, say) at its default options.
+CONFIGS += [(name, {}) for name in parlour.game_classes() if name not in {name for name, _ in CONFIGS}]
 
 
 def _adapter_observers() -> list[Observer]:
