@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, timers
+from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, ratings, timers
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -98,9 +98,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.chat = chat.Chat(settings, hub)
         app.state.timers = timers.Timers(settings, hub)
         await app.state.timers.start()
+        app.state.ratings = ratings.Ratings(settings, hub)
+        await app.state.ratings.start()
         try:
             yield
         finally:
+            await app.state.ratings.stop()
             await app.state.timers.stop()
             await hub.stop()
 
@@ -122,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         my_games.router,
         chat.router,
         timers.router,
+        ratings.router,
         client_api.router,
         lobby_api.invite_router,
         play_api.socket_router,

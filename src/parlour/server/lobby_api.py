@@ -16,8 +16,9 @@ from parlour.server.accounts import CsrfHeader, give_seat, joining_account
 from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
 from parlour.server.quotas import client_address
+from parlour.server.ratings import ratings_of
 from parlour.server.requests import Strict, base_url, hub_of, invite
-from parlour.server.table import FINISHED, OPEN, RUNNING
+from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable
 from parlour.server.timers import BOT, TURN_BASED, Mode, OnTimeout, timers_of
 
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
@@ -65,6 +66,9 @@ class CreateTable(Strict):
     mode: Mode = Field(default="live", description="live (no clock) or turn_based (a time per move)")
     move_seconds: float | None = Field(
         default=None, description="turn_based: seconds each person has for a move (settings bound it)"
+    )
+    rated: bool = Field(
+        default=False, description="update the players' ratings: people only, signed in, a server-drawn deal"
     )
     on_timeout: OnTimeout | None = Field(
         default=None, description="turn_based: 'bot' plays a timed-out turn (the default), 'forfeit' gives up the seat"
@@ -115,26 +119,47 @@ async def list_tables(
     wanted = {status} if status else {OPEN, RUNNING}
     listed = await hub_of(request).lobby(wanted, FINISHED_LISTED)
     base = base_url(request)
-    return [{**summary, "invite_url": f"{base}/invite/{summary['id']}"} for summary in listed]
+    ratings = ratings_of(request)
+    beside = await ratings.beside(listed)
+    return [
+        {
+            **summary,
+            "invite_url": f"{base}/invite/{summary['id']}",
+            "rated": ratings.is_rated(summary["id"]),
+            "ratings": beside[summary["id"]],
+        }
+        for summary in listed
+    ]
 
 
 @router.post("/api/tables", status_code=201, tags=["lobby"])
 async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
     """Open a table: a game, its options and who sits at each seat (people or bots)."""
     check_option_types(body.game, body.options)
-    timers = timers_of(request)
+    timers, ratings = timers_of(request), ratings_of(request)
     timers.check(body.mode, body.move_seconds, body.on_timeout)
+    ratings.check(body.rated, body.seats, body.seed, body.fixed_deal)
     hub, client = hub_of(request), client_address(request)
     table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
     if body.mode == TURN_BASED and body.move_seconds is not None:
         await timers.open(table, body.move_seconds, body.on_timeout or BOT)
-    return {**table.summary(invite(request, table)), "clock": timers.clock_json(table)}
+    if body.rated:
+        await ratings.open(table)
+    return await _shown(request, table.summary(invite(request, table)), table)
+
+
+async def _shown(request: Request, summary: dict[str, Any], table: LiveTable | None) -> dict[str, Any]:
+    """A table summary with its clock, whether it is rated, and its players' ratings."""
+    ratings = ratings_of(request)
+    clock = timers_of(request).clock_json(table) if table is not None else None
+    beside = (await ratings.beside([summary]))[summary["id"]]
+    return {**summary, "clock": clock, "rated": ratings.is_rated(summary["id"]), "ratings": beside}
 
 
 @router.get("/api/tables/{table_id}", tags=["lobby"])
 async def get_table(request: Request, table_id: str) -> dict[str, Any]:
     table = await hub_of(request).table(table_id)
-    return {**table.summary(invite(request, table)), "clock": timers_of(request).clock_json(table)}
+    return await _shown(request, table.summary(invite(request, table)), table)
 
 
 @router.post("/api/tables/{table_id}/join", tags=["lobby"])
@@ -143,6 +168,7 @@ async def join(request: Request, table_id: str, body: JoinTable, csrf: CsrfHeade
 
     Signed in (session cookie and X-CSRF-Token), the seat is the account's: listed in its games."""
     account = await joining_account(request, csrf)
+    await ratings_of(request).may_join(await hub_of(request).table(table_id), account)
     table, seat, token = await hub_of(request).join(table_id, body.seat, body.name)
     if account is not None:
         await give_seat(request, account, table.id, seat.index, token)

@@ -44,6 +44,10 @@ class TableRow(Base):
     on_timeout: Mapped[str | None] = mapped_column(String(16), nullable=True)
     turn_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     deadline_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Rated (server/ratings.py, migration 0006): people only, a server-drawn deal; and whether the
+    # finished game's result has been applied to the players' ratings.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -111,3 +115,17 @@ class ChatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     text: Mapped[str] = mapped_column(String(2000))
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingRow(Base):
+    """An account's openskill rating (Plackett-Luce) at one game and player count."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

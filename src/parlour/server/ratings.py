@@ -1,0 +1,270 @@
+"""Ratings: rated tables update each player's openskill rating (Plackett-Luce, multi-player
+aware) per game and player count; leaderboards; ratings beside the players' names.
+
+A rated table seats people only, each signed in to an account of their own (one seat per
+account), on a deal the server draws (no chosen seed, no fixed deal), so that nobody knows the
+deal and nobody plays against themselves. When its game is over, the seats are ranked by their
+returns (ties share a rank) and the ratings are updated in one transaction that also marks the
+table rated, so a restart neither loses nor repeats an update. The rating shown is the
+conservative ordinal, mu - 3 sigma.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from openskill.models import PlackettLuce
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from parlour.server.accounts import SignedIn
+from parlour.server.errors import ServerError
+from parlour.server.hub import Hub
+from parlour.server.logs import log
+from parlour.server.models import RatingRow, SeatRow, TableRow, UserRow, now
+from parlour.server.settings import Settings
+from parlour.server.table import FINISHED, LiveTable
+
+router = APIRouter()
+MODEL = PlackettLuce()
+LEADERBOARD = 100
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return round(mu - 3 * sigma, 1)
+
+
+def ranks_of(returns: list[float]) -> list[int]:
+    """1 for the best return; seats with equal returns share a rank."""
+    return [1 + sum(other > mine for other in returns) for mine in returns]
+
+
+class RatingStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def mark_rated(self, table_id: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(rated=True))
+
+    def unapplied(self) -> list[str]:
+        """Rated tables whose result is not in the ratings yet (unfinished, or finished just before a stop)."""
+        with Session(self.engine) as session:
+            chosen = select(TableRow.id).where(TableRow.rated.is_(True), TableRow.rating_applied.is_(False))
+            return list(session.scalars(chosen))
+
+    def seat_accounts(self, table_ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
+        """Each table's seats that belong to accounts: seat -> (user id, account name)."""
+        found: dict[str, dict[int, tuple[int, str]]] = {table_id: {} for table_id in table_ids}
+        if not table_ids:
+            return found
+        chosen = (
+            select(SeatRow.table_id, SeatRow.seat, UserRow.id, UserRow.name)
+            .join(UserRow, UserRow.id == SeatRow.user_id)
+            .where(SeatRow.table_id.in_(table_ids))
+        )
+        with Session(self.engine) as session:
+            for table_id, seat, user_id, name in session.execute(chosen):
+                found[table_id][seat] = (user_id, name)
+        return found
+
+    def ratings(self, game: str, players: int, user_ids: list[int]) -> dict[int, RatingRow]:
+        if not user_ids:
+            return {}
+        with Session(self.engine, expire_on_commit=False) as session:
+            rows = session.scalars(
+                select(RatingRow).where(
+                    RatingRow.game == game, RatingRow.players == players, RatingRow.user_id.in_(user_ids)
+                )
+            )
+            return {row.user_id: row for row in rows}
+
+    def apply(self, table_id: str, game: str, ranked: list[tuple[int, int]]) -> bool:
+        """Rate a finished table's (user id, rank) list in one transaction with marking it applied;
+        False if it was applied already (by an earlier attempt)."""
+        players = len(ranked)
+        with Session(self.engine) as session, session.begin():
+            row = session.get(TableRow, table_id)
+            if row is None or row.rating_applied:
+                return False
+            users = [user_id for user_id, _ in ranked]
+            stored = {
+                r.user_id: r
+                for r in session.scalars(
+                    select(RatingRow).where(
+                        RatingRow.game == game, RatingRow.players == players, RatingRow.user_id.in_(users)
+                    )
+                )
+            }
+            before = [
+                [MODEL.rating(mu=stored[u].mu, sigma=stored[u].sigma) if u in stored else MODEL.rating()] for u in users
+            ]
+            after = MODEL.rate(before, ranks=[float(rank) for _, rank in ranked])
+            moment = now()
+            for user_id, [rating] in zip(users, after, strict=True):
+                known = stored.get(user_id)
+                if known is None:
+                    session.add(
+                        RatingRow(
+                            user_id=user_id,
+                            game=game,
+                            players=players,
+                            mu=rating.mu,
+                            sigma=rating.sigma,
+                            games=1,
+                            updated_at=moment,
+                        )
+                    )
+                else:
+                    known.mu, known.sigma, known.games, known.updated_at = (
+                        rating.mu,
+                        rating.sigma,
+                        known.games + 1,
+                        moment,
+                    )
+            row.rating_applied = True
+            return True
+
+    def leaderboard(self, game: str, players: int | None, limit: int) -> list[dict[str, Any]]:
+        chosen = select(RatingRow, UserRow.name).join(UserRow, UserRow.id == RatingRow.user_id)
+        chosen = chosen.where(RatingRow.game == game)
+        if players is not None:
+            chosen = chosen.where(RatingRow.players == players)
+        with Session(self.engine) as session:
+            rows = [(row, name) for row, name in session.execute(chosen)]
+        rows.sort(key=lambda pair: (pair[0].players, -(pair[0].mu - 3 * pair[0].sigma), pair[1].lower()))
+        return [
+            {
+                "players": row.players,
+                "name": name,
+                "rating": ordinal(row.mu, row.sigma),
+                "mu": round(row.mu, 3),
+                "sigma": round(row.sigma, 3),
+                "games": row.games,
+            }
+            for row, name in rows[:limit]
+        ]
+
+
+class Ratings:
+    def __init__(self, settings: Settings, hub: Hub) -> None:
+        self.settings = settings
+        self.hub = hub
+        self.store = RatingStore(hub.store.engine)
+        # Rated tables whose result is still to be applied.
+        self.waiting: set[str] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.waiting = set(await self.hub._db(self.store.unapplied))
+        self.task = asyncio.create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    @staticmethod
+    def check(rated: bool, seats: list[str], seed: int | None, fixed_deal: bool) -> None:
+        if not rated:
+            return
+        if any(spec.strip().lower() != "human" for spec in seats):
+            raise ServerError("bad_rated", "a rated table seats people only: every seat must be 'human'", 422)
+        if seed is not None or fixed_deal:
+            raise ServerError("bad_rated", "a rated table is dealt by the server: leave out seed and fixed_deal", 422)
+
+    async def open(self, table: LiveTable) -> None:
+        await self.hub._db(self.store.mark_rated, table.id)
+        self.waiting.add(table.id)
+
+    def is_rated(self, table_id: str) -> bool:
+        return table_id in self.waiting
+
+    async def may_join(self, table: LiveTable, account: SignedIn | None) -> None:
+        """A rated table's seat goes to a signed-in account holding no other seat there."""
+        if table.id not in self.waiting:
+            return
+        if account is None:
+            raise ServerError("account_needed", "a rated table seats signed-in players only; sign in first", 403)
+        seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
+        if any(user_id == account.user.id for user_id, _ in seated.values()):
+            raise ServerError("same_account", "your account already holds a seat at this rated table", 409)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.timer_poll)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("ratings failed", extra={"event": "server_fault"})
+
+    async def tick(self) -> None:
+        for table_id in list(self.waiting):
+            table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)
+            if table is None and table_id not in self.hub.resting:
+                # Not in memory nor resting unfinished: finished while the server was down, say.
+                try:
+                    table = await self.hub.table(table_id)
+                except ServerError:
+                    self.waiting.discard(table_id)
+                    continue
+            if table is not None and table.status == FINISHED:
+                await self._apply(table)
+
+    async def _apply(self, table: LiveTable) -> None:
+        self.waiting.discard(table.id)
+        seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
+        returns = table.state.returns()
+        if len(seated) != len(table.seats):
+            log.error("rated table without an account at every seat", extra={"table": table.id})
+            return
+        ranked = [(seated[seat][0], rank) for seat, rank in enumerate(ranks_of(list(returns)))]
+        applied = await self.hub._db(self.store.apply, table.id, table.state.game.name, ranked)
+        log.info("ratings updated", extra={"event": "rated", "table": table.id, "applied": applied})
+
+    async def beside(self, summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """For each table summary, its account seats' names and ratings: {seat: {account, rating, games}}."""
+        accounts = await self.hub._db(self.store.seat_accounts, [s["id"] for s in summaries])
+        shown: dict[str, dict[str, Any]] = {}
+        for summary in summaries:
+            seated = accounts.get(summary["id"], {})
+            users = [user_id for user_id, _ in seated.values()]
+            known = await self.hub._db(self.store.ratings, summary["game"], len(summary["seats"]), users)
+            shown[summary["id"]] = {
+                str(seat): {
+                    "account": name,
+                    "rating": ordinal(known[user_id].mu, known[user_id].sigma) if user_id in known else None,
+                    "games": known[user_id].games if user_id in known else 0,
+                }
+                for seat, (user_id, name) in sorted(seated.items())
+            }
+        return shown
+
+
+def ratings_of(request: Any) -> Ratings:
+    ratings: Ratings = request.app.state.ratings
+    return ratings
+
+
+@router.get("/api/ratings/{game}", tags=["ratings"])
+async def leaderboard(
+    request: Request,
+    game: str,
+    players: Annotated[int | None, Query(ge=1, le=12, description="the player count (all counts if not given)")] = None,
+) -> dict[str, Any]:
+    """The game's leaderboard: accounts by rating (mu - 3 sigma), per player count."""
+    from parlour.engine.errors import InvalidOption
+    from parlour.engine.registry import game_class
+
+    try:
+        name = game_class(game).name
+    except InvalidOption as error:
+        raise ServerError("unknown_game", str(error), 404) from None
+    ratings = ratings_of(request)
+    board = await ratings.hub._db(ratings.store.leaderboard, name, players, LEADERBOARD)
+    return {"game": name, "players": players, "ratings": board}

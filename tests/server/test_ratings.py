@@ -1,0 +1,116 @@
+"""Ratings: rated tables (people only, signed in, one seat per account, a server-drawn deal)
+update openskill ratings per game and player count exactly once, even across a restart; the
+leaderboard; ratings beside the names in table summaries and the lobby."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from parlour.server.ratings import ranks_of
+
+from .conftest import LiveServer, wait_until
+from .test_accounts import FAST_HASH, browser, csrf, sign_up
+
+TAKE_TWO = 1  # Nim: from a pile of two, taking two wins
+QUICK = {**FAST_HASH, "timer_poll": 0.02}
+
+
+def rated_table(server: LiveServer, stones: int = 2) -> str:
+    table = server.create("nim", ["human", "human"], options={"stones": stones}, rated=True)
+    assert table["rated"] is True
+    return str(table["id"])
+
+
+def join(client: httpx.Client, account: dict[str, Any], table_id: str) -> dict[str, Any]:
+    response = client.post(f"/api/tables/{table_id}/join", json={"name": account["name"]}, headers=csrf(account))
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def board(server: LiveServer, players: int | None = 2) -> list[dict[str, Any]]:
+    query = "" if players is None else f"?players={players}"
+    return list(server.http.get(f"/api/ratings/nim{query}").json()["ratings"])
+
+
+def test_ranks_share_ties() -> None:
+    assert ranks_of([1.0, 0.0, 1.0, -1.0]) == [1, 3, 1, 4]
+
+
+@pytest.mark.parametrize(
+    ("extra", "refusal"),
+    [
+        ({"seats": ["human", "random"]}, "people only"),
+        ({"seed": 7}, "dealt by the server"),
+        ({"seed": 7, "fixed_deal": True}, "dealt by the server"),
+    ],
+)
+def test_a_rated_table_is_people_on_a_drawn_deal(server: LiveServer, extra: dict[str, Any], refusal: str) -> None:
+    body = {"game": "nim", "seats": ["human", "human"], "rated": True, **extra}
+    response = server.http.post("/api/tables", json=body)
+    assert response.status_code == 422 and response.json()["error"]["code"] == "bad_rated"
+    assert refusal in response.json()["error"]["message"]
+
+
+def test_a_rated_seat_needs_an_account_of_its_own(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**QUICK)
+    table_id = rated_table(server)
+    guest = server.http.post(f"/api/tables/{table_id}/join", json={"name": "guest"})
+    assert guest.status_code == 403 and guest.json()["error"]["code"] == "account_needed"
+    with browser(server) as alice:
+        account = sign_up(alice, "alice")
+        join(alice, account, table_id)
+        twice = alice.post(f"/api/tables/{table_id}/join", json={"name": "again"}, headers=csrf(account))
+        assert twice.status_code == 409 and twice.json()["error"]["code"] == "same_account"
+    assert server.table(table_id)["seats"][1]["taken"] is False
+
+
+def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable[..., LiveServer]) -> None:
+    # The first server looks at its rated tables only once a minute: it stops before rating the game.
+    server = serve(**{**QUICK, "timer_poll": 60})
+    unrated = server.create("nim", ["human", "human"], options={"stones": 2})
+    with browser(server) as alice, browser(server) as bob:
+        alice_account, bob_account = sign_up(alice, "alice"), sign_up(bob, "bob")
+        table_id = rated_table(server)
+        winner = join(alice, alice_account, table_id)  # seat 0 moves first and takes both stones
+        join(bob, bob_account, table_id)
+        for client, account in ((alice, alice_account), (bob, bob_account)):
+            join(client, account, unrated["id"])
+        shown = server.table(table_id)["ratings"]
+        assert shown == {
+            "0": {"account": "alice", "rating": None, "games": 0},
+            "1": {"account": "bob", "rating": None, "games": 0},
+        }
+        played = server.http.post(
+            f"/api/tables/{table_id}/actions",
+            json={"action": TAKE_TWO},
+            headers={"Authorization": f"Bearer {winner['token']}"},
+        )
+        assert played.status_code == 200
+    assert server.table(table_id)["status"] == "finished" and board(server) == []
+    server.stop()
+    server = serve(**QUICK)  # back: the finished, unrated game is rated now
+    wait_until(lambda: len(board(server)) == 2)
+    ranked = board(server)
+    assert [entry["name"] for entry in ranked] == ["alice", "bob"]
+    assert ranked[0]["rating"] > ranked[1]["rating"] and all(entry["games"] == 1 for entry in ranked)
+    assert board(server, players=3) == []
+    shown = server.table(table_id)["ratings"]
+    assert shown["0"]["rating"] == ranked[0]["rating"] and shown["1"]["rating"] == ranked[1]["rating"]
+    listed = {t["id"]: t for t in server.http.get("/api/tables?status=finished").json()}
+    assert listed[table_id]["ratings"]["0"]["account"] == "alice"
+    # The unrated table beside it shows the same ratings (same game and player count) but rates nothing.
+    assert server.table(unrated["id"])["rated"] is False
+    assert server.table(unrated["id"])["ratings"]["0"]["rating"] == ranked[0]["rating"]
+    server.stop()
+    again = serve(**QUICK)
+    wait_until(lambda: again.http.get("/health").status_code == 200)
+    assert [entry["games"] for entry in board(again)] == [1, 1]
+
+
+def test_leaderboard_refusals(server: LiveServer) -> None:
+    assert server.http.get("/api/ratings/nosuchgame").json()["error"]["code"] == "unknown_game"
+    assert server.http.get("/api/ratings/nim?players=0").status_code == 422
