@@ -164,8 +164,15 @@ TIE_BREAKS = {
 """Each game's tie-break in words, for the end of a game it decided."""
 
 
-def format_result(state: State, names: SeatNames, viewer: int | None = None) -> str:
-    """The end in the player's terms: who won by how much, each score's breakdown, the tie-break."""
+def format_result(state: State, names: SeatNames | None = None, viewer: int | None = None) -> str:
+    """The end in the player's terms: who won by how much, each score's breakdown, the tie-break.
+
+    Without `names` the seats are called by colour (a replay knows no more); `viewer` is the seat of
+    the one person at the screen, told "You win" or "You lose".
+    """
+    if names is None:
+        players = state.game.num_players
+        names = SeatNames(tuple(seat_colours(state.view(None), players)), ("",) * players)
     scores = state.scores()
     winners = state.winners()
     ranked = sorted(range(len(scores)), key=lambda seat: (seat not in winners, -scores[seat].total, seat))

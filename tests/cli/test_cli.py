@@ -61,7 +61,7 @@ def test_wrong_entries_are_refused_with_the_reason_and_asked_again() -> None:
     text = "\n".join(said)
     assert "there is no move 9" in text
     assert "no action called 'take 3 stones'" in text
-    assert "seat 0 (you): take 1" in text
+    assert "You (Player 1): takes 1" in text
     assert session.table.state.history[0] == 0
 
 
@@ -130,9 +130,9 @@ def test_a_bots_move_in_a_hidden_information_game_shows_only_public_events() -> 
     TerminalSession(table, ask=lambda prompt: "", say=said.append).run()
     state = table.state
     labels = {state.game.actions[i].label for i in state.history}
-    printed = [line for line in said if line.startswith("seat ")]
-    assert printed and all(line.endswith("moved") for line in printed)
-    assert not any(label in line for line in printed for label in labels)
+    told = "\n".join(chunk for chunk in said if chunk.startswith("Random ("))
+    steps = [line.split("): ", 1)[-1].removeprefix("  - ") for line in told.splitlines()]
+    assert steps and not set(steps) & labels  # what a bot did is told by its public events, never its label
 
 
 def test_hot_seat_clears_the_screen_before_handing_it_over() -> None:
@@ -141,13 +141,9 @@ def test_hot_seat_clears_the_screen_before_handing_it_over() -> None:
 
     table = seat_table(parlour.load_game("hanbok_runway"), ["human", "human"], seed=2)
     TerminalSession(table, ask=ask, say=said.append).run()
-    first_move = next(i for i, line in enumerate(said) if "(you)" in line)
-    mover = said[first_move].split()[1]
-    next_prompt = next(
-        i
-        for i, line in enumerate(said)
-        if i > first_move and line.startswith("Seat ") and line.split()[1] != mover + ","
-    )
+    turns = [(i, line.split("\n")[0]) for i, line in enumerate(said) if line.startswith("Your move, ")]
+    first_move, mover = turns[0]
+    next_prompt = next(i for i, heading in turns if heading != mover)
     assert CLEAR_SCREEN in said[first_move:next_prompt]
 
 
