@@ -15,6 +15,10 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation ./tests/plugin_game
+	# The browser client's assets from the npm registry (package-lock.json): Hatairo's country
+	# flags (flag-icons) and, for the browser tests, the accessibility audit (axe-core).
+	# Without npm the client draws flags as colour bands (`make system` installs npm).
+	if command -v npm >/dev/null 2>&1; then npm ci --no-audit --no-fund --silent; else echo "install: npm not found, country flags left out"; fi
 
 # The main job: the game server with the browser client, at http://127.0.0.1:8000/
 serve: install
@@ -37,7 +41,7 @@ system:
 	bash scripts/system-deps.sh
 
 # The server's tests run against SQLite and, with PostgreSQL started here, against PostgreSQL too.
-unit: install system
+unit: system install
 	bash -c 'source .ci/postgres.sh && exec $(BIN)/python -m pytest -n 2 -q'
 
 # The wheel, built and installed into a fresh virtual environment, runs `parlour games`,

@@ -7,6 +7,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 command -v fc-list >/dev/null 2>&1 || need+=(fonts-dejavu-core)
+command -v npm >/dev/null 2>&1 || need+=(npm)  # the browser client's assets (package.json)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import re
+from pathlib import Path
 from typing import Annotated, Any
 
 import anyio.to_thread
@@ -108,6 +111,41 @@ async def components(game: str) -> dict[str, Any]:
         return {"kinds": {}, "names": {}, "tiebreak": None}
     glossary: dict[str, Any] = module.glossary()
     return glossary
+
+
+# Country flags are the `flag-icons` npm package's SVGs (MIT), fetched by `make install` into
+# node_modules/ of the checkout, or found where PARLOUR_FLAG_ICONS points; never drawn by hand.
+FLAG_CODE = re.compile(r"[a-z]{2}(-[a-z]{2,4})?")
+
+
+def flag_folder() -> Path | None:
+    """The folder of the flag-icons SVGs (4:3), or None when they are not installed."""
+    configured = os.environ.get("PARLOUR_FLAG_ICONS")
+    root = Path(configured) if configured else Path(__file__).resolve().parents[3] / "node_modules" / "flag-icons"
+    folder = root / "flags" / "4x3"
+    return folder if folder.is_dir() else None
+
+
+@router.get("/flags/index.json", tags=["client"])
+async def flags_available() -> dict[str, Any]:
+    """Whether country flag images are served here (the client draws colour bands otherwise)."""
+    folder = flag_folder()
+    return {"available": folder is not None, "license": "MIT (flag-icons)" if folder else None}
+
+
+@router.get("/flags/{code}.svg", tags=["client"])
+async def flag_image(code: str) -> Response:
+    """A country's flag by its ISO 3166-1 alpha-2 code, from the flag-icons package."""
+    folder = flag_folder()
+    if not FLAG_CODE.fullmatch(code):
+        raise ServerError("bad_flag", "ask for a flag by its two-letter ISO code, in lower case (fr, gb-sct)", 422)
+    if folder is None or not (folder / f"{code}.svg").is_file():
+        raise ServerError("no_flag", f"no flag image for {code!r} is installed", 404)
+    return Response(
+        (folder / f"{code}.svg").read_bytes(),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
 
 
 @router.post("/api/tables/{table_id}/hint", tags=["client"])

@@ -7,7 +7,7 @@
 // complete it); a gallery cell to place the flag being completed; a motif, then its space; a
 // topography tile, then its column; a palette pigment to discard. Payments are buttons.
 
-import { gameData } from "/js/api.js";
+import { call, gameData } from "/js/api.js";
 import { h, s, svg, target } from "/js/dom.js";
 
 const PIGMENT = { Red: "#d62828", Orange: "#f77f00", Yellow: "#fcbf49", Green: "#2a9d8f", Cyan: "#4cc9f0", Blue: "#1d4ed8", Black: "#222", Others: "#b5838d" };
@@ -16,16 +16,22 @@ const CARD_W = 96;
 const CARD_H = 66;
 let FLAGS = {};
 let FLAG_ORDER = []; // the engine's flag ids are rows of flags.csv, in order
+let FLAG_CODES = {}; // flag name → ISO code of its image (flag_codes.csv), when the server has the images
 
 function flagCard(name, x, y, { dim = false } = {}) {
   const flag = FLAGS[name];
   const parts = [s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 6, fill: "#fff", stroke: "#8a7f72", "stroke-width": 1.5 })];
   if (flag) {
     const bands = flag.required_pigments.split("|");
-    const bw = (CARD_W - 12) / bands.length;
+    const code = FLAG_CODES[name];
+    // The real flag (flag-icons, 4:3) beside the pigments it needs, when the server has the images.
+    const left = code ? 42 : 6;
+    if (code) parts.push(s("image", { href: `/flags/${code}.svg`, x: x + 5, y: y + 5, width: 32, height: 24, preserveAspectRatio: "none" }),
+      s("rect", { x: x + 5, y: y + 5, width: 32, height: 24, fill: "none", stroke: "#0004" }));
+    const bw = (CARD_W - left - 6) / bands.length;
     // Pigment bands, then the topography and the VP on lines of their own so they never overlap.
-    bands.forEach((pigment, i) => parts.push(s("rect", { x: x + 6 + i * bw, y: y + 5, width: bw, height: 24, fill: PIGMENT[pigment] || "#ccc" })));
-    parts.push(s("rect", { x: x + 6, y: y + 5, width: CARD_W - 12, height: 24, fill: "none", stroke: "#0003" }));
+    bands.forEach((pigment, i) => parts.push(s("rect", { x: x + left + i * bw, y: y + 5, width: bw, height: 24, fill: PIGMENT[pigment] || "#ccc" })));
+    parts.push(s("rect", { x: x + left, y: y + 5, width: CARD_W - left - 6, height: 24, fill: "none", stroke: "#0003" }));
     parts.push(s("circle", { cx: x + CARD_W - 13, cy: y + 44, r: 7, fill: PIGMENT[flag.bonus_pigment], stroke: "#0006" }));
     parts.push(s("text", { x: x + 7, y: y + 39, "font-size": 9, fill: "#6f655b", text: flag.topography }));
     parts.push(s("text", { x: x + 7, y: y + 52, "font-size": 12, "font-weight": 700, fill: "#2b2622", text: `${flag.vp} VP` }));
@@ -125,23 +131,29 @@ function drawMat(view, player, context) {
     s("rect", { class: "hit", x: 8, y: ay + 2, width: 92, height: CARD_H + 8, rx: 9 })];
   parts.push(own ? target("area:atelier", "your atelier (reserve a flag)", ...atelier) : s("g", {}, ...atelier));
   (player.atelier || []).forEach((name, i) => parts.push(flagCard(name, 108 + i * (CARD_W + 8), ay + 6)));
-  let height = ay + CARD_H + 20;
-  const hand = player.hand || [];
-  if (hand.length) {
-    parts.push(s("text", { x: 10, y: height + 14, "font-size": 12, "font-weight": 700, text: "Your hand (set-up)" }));
-    hand.forEach((name, i) => parts.push(flagCard(name, 10 + (i % 5) * (CARD_W + 8), height + 22 + Math.floor(i / 5) * (CARD_H + 8))));
-    height += 30 + Math.ceil(hand.length / 5) * (CARD_H + 8);
-  }
-  if (player.setup) parts.push(s("text", { x: left, y: height - 10, "font-size": 12, fill: "#6f655b", text: `Set-up ${player.setup}` }));
-  const width = Math.max(left + columns * cell + 4, 10 + 5 * (CARD_W + 8), 112 + (player.atelier || []).length * (CARD_W + 8));
+  const height = ay + CARD_H + 20 + (player.setup ? 20 : 0);
+  if (player.setup) parts.push(s("text", { x: left, y: height - 6, "font-size": 12, fill: "#6f655b", text: `Set-up ${player.setup}` }));
+  const width = Math.max(left + columns * cell + 4, 112 + (player.atelier || []).length * (CARD_W + 8));
   return svg(width, height + 6, `${context.names[player.seat]}'s gallery, palette and atelier`, ...parts);
+}
+
+/** The set-up hand, three cards a row so that all of them fit a phone's width without scrolling. */
+function drawHand(player) {
+  const hand = player.hand || [];
+  if (!hand.length) return null;
+  const perRow = 3;
+  const parts = hand.map((name, i) => flagCard(name, 6 + (i % perRow) * (CARD_W + 8), 6 + Math.floor(i / perRow) * (CARD_H + 8)));
+  const drawing = svg(perRow * (CARD_W + 8) + 4, Math.ceil(hand.length / perRow) * (CARD_H + 8) + 6, "Your hand (set-up)", ...parts);
+  drawing.classList.add("hand");
+  return h("div", { class: "hand-area" }, h("h4", {}, `Your hand (set-up): ${hand.length} cards`), drawing);
 }
 
 export default {
   async prepare(summary) {
-    const rows = await gameData(summary.game, "flags.csv");
+    const [rows, codes, images] = await Promise.all([gameData(summary.game, "flags.csv"), gameData(summary.game, "flag_codes.csv"), call("/flags/index.json")]);
     FLAGS = Object.fromEntries(rows.map((row) => [row.name, row]));
     FLAG_ORDER = rows.map((row) => row.name);
+    FLAG_CODES = images.available ? Object.fromEntries(codes.map((row) => [row.name, row.iso_code])) : {};
   },
 
   /** The flag an event names (gained, reserved, completed, placed), marked until the next move. */
@@ -164,7 +176,7 @@ export default {
     if (view.bonus_choice) notes.push(`Bonus pigments: ${view.bonus_choice.bonuses.join(", ")} (take ${view.bonus_choice.can_take})`);
     const mats = view.players.map((player) => h("div", { class: "mat" },
       h("h3", { style: `color:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${player.flags_completed} flags`),
-      drawMat(view, player, context)));
+      drawHand(player), drawMat(view, player, context)));
     return h("div", { class: "hatairo" },
       h("p", { class: "muted" }, `Phase: ${view.phase}${view.end_triggered_by >= 0 ? ` · the end is triggered by ${context.names[view.end_triggered_by]}` : ""}`),
       notes.length ? h("p", { class: "turn" }, notes.join(" · ")) : null,
