@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from parlour.engine import load_game
-from parlour.games.yamatai import rules as r
+from parlour.games.yamatai import constants as r
 from parlour.games.yamatai.components import RESOURCES, components
-from parlour.games.yamatai.rules import YamataiState
+from parlour.games.yamatai.state import YamataiState
 
 PARTS = components()
 BOARD = PARTS.board

@@ -6,8 +6,9 @@ import json
 import re
 
 from parlour.engine import Rng
-from parlour.games.yamatai import rules as r
-from parlour.games.yamatai.phases import PREVIEW_ORDER
+from parlour.games.yamatai import constants as r
+from parlour.games.yamatai.constants import PREVIEW_ORDER
+from parlour.games.yamatai.state import YamataiState
 
 from .positions import bare, fresh, play, tile, turn
 
@@ -186,13 +187,13 @@ def _depth(deck: list[int], code: str) -> int:
     return len(deck) - deck.index(tile(code))
 
 
-def _near_top(state: r.YamataiState, seat: int | None) -> dict[str, int]:
+def _near_top(state: YamataiState, seat: int | None) -> dict[str, int]:
     """What the view says `seat` knows lies near the deck's top (tile code -> within the top N)."""
     facts = state.view(seat).get("deck_known_within", [])
     return {fact["tile"]: fact["within"] for fact in facts}  # type: ignore[index]
 
 
-def _exchange_in_front_of_everyone() -> r.YamataiState:
+def _exchange_in_front_of_everyone() -> YamataiState:
     """2 players, seed 0: seat 1 previews, puts B11 in the row instead of B21, and puts the tiles back."""
     state = fresh(2, seed=0)
     play(state, "take fleet tile 3", "use the fleet power", "put B11 in the row instead of B21")
@@ -244,7 +245,7 @@ def test_the_exchanged_tile_rises_with_each_draw_until_it_is_drawn() -> None:
     assert tile("B03") in state.row and _near_top(state, 0) == {} and state.deck_within == ()
 
 
-def _seat_1_knows_the_top_then_seat_2_looks() -> r.YamataiState:
+def _seat_1_knows_the_top_then_seat_2_looks() -> YamataiState:
     """Seat 1 previews and knows the top three in order; then seat 2 looks at them and exchanges one."""
     state = bare()
     state.deck = [tile(c) for c in ("B01", "B05", "P02", "B20", "B21", "B07")]
@@ -303,7 +304,7 @@ def test_every_fact_a_view_states_is_true_in_random_games_and_in_their_determini
     assert facts_seen > 100
 
 
-def _hidden_twin(state: r.YamataiState, seat: int, rng: Rng) -> r.YamataiState:
+def _hidden_twin(state: YamataiState, seat: int, rng: Rng) -> YamataiState:
     """The real position with everything `seat` cannot see put in another order.
 
     The building tiles `seat` knows nothing about change places (those it knows lie near the top,
@@ -340,7 +341,7 @@ def _hidden_twin(state: r.YamataiState, seat: int, rng: Rng) -> r.YamataiState:
     return world
 
 
-def _positions_to_compare() -> list[tuple[r.YamataiState, int]]:
+def _positions_to_compare() -> list[tuple[YamataiState, int]]:
     """Positions and the seat whose knowledge they test: set-up, after an exchange, mid-preview, mid-game."""
     positions = [(fresh(4, seed=21), 2), (_exchange_in_front_of_everyone(), 0)]
     mid = _seat_1_knows_the_top_then_seat_2_looks()
@@ -369,7 +370,7 @@ def test_determinize_depends_only_on_what_the_seat_knows() -> None:
             assert [a.id for a in mine.legal_actions()] == [a.id for a in theirs.legal_actions()], where
 
 
-def _played(players: int, seed: int, moves: int) -> r.YamataiState:
+def _played(players: int, seed: int, moves: int) -> YamataiState:
     state = fresh(players, seed)
     rng = Rng(seed)
     for _ in range(moves):

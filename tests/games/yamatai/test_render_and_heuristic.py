@@ -6,7 +6,7 @@ import pytest
 
 from parlour.engine import IllegalAction, Rng
 from parlour.games.yamatai import board as geo
-from parlour.games.yamatai import rules as r
+from parlour.games.yamatai import constants as r
 from parlour.games.yamatai.heuristic import CULTURE_VALUE, HARBOUR_VALUE, estimates, evaluate
 
 from .positions import bare, fresh, island, play, put_boats, put_tokens, tile, turn

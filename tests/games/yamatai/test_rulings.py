@@ -6,7 +6,8 @@ import pytest
 
 from parlour.engine import IllegalAction
 from parlour.games.yamatai import board as geo
-from parlour.games.yamatai import rules as r
+from parlour.games.yamatai import constants as r
+from parlour.games.yamatai.state import YamataiState
 
 from .positions import (
     bare,
@@ -24,7 +25,7 @@ from .positions import (
 )
 
 
-def build_ready(state: r.YamataiState, code: str = "B02") -> r.YamataiState:
+def build_ready(state: YamataiState, code: str = "B02") -> YamataiState:
     """Seat 0 can build `code` (bamboo + wood) on I01 by placing a bamboo boat at S007."""
     put_boats(state, S022="wood")
     state.row[0] = tile(code)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from parlour.engine import InvalidOption, load_game
-from parlour.games.yamatai import rules as r
+from parlour.games.yamatai import constants as r
 
 from .positions import fresh
 

@@ -6,7 +6,7 @@ import pytest
 
 from parlour.engine import IllegalAction
 from parlour.games.yamatai import board as geo
-from parlour.games.yamatai import rules as r
+from parlour.games.yamatai import constants as r
 
 from .positions import bare, colour, fresh, island, labels, play, put_boats, put_tokens, spot, tile, turn
 

@@ -1,6 +1,7 @@
 """Yamataï: draft fleets, chain boats through the archipelago, build the capital, recruit specialists."""
 
-from parlour.games.yamatai.rules import Yamatai, YamataiState
+from parlour.games.yamatai.game import Yamatai
+from parlour.games.yamatai.state import YamataiState
 
 GAME = Yamatai
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from parlour.engine import Rng
+from parlour.engine.rng import shuffle_draws
 
 EVERYONE = -1
 Within = tuple[int, int, int]
@@ -90,10 +91,9 @@ def redraw_later(rng: Rng, count: int, near_top: dict[int, int]) -> Redraw | Non
     if count < 2:
         return None  # one order only, and nothing drawn
     within = tuple(sorted((depth, t) for t, depth in near_top.items())) if near_top else ()
-    pending = (rng.clone(), count, within)
-    loose = count - len(within)
-    rng.skip(max(loose - 1, 0) + len(within))  # Rng.shuffle draws once per item but the last
-    return pending
+    # The loose tiles' shuffle, then one draw per known tile to place it (`redraw_now`).
+    later = rng.defer(shuffle_draws(count - len(within)) + len(within))
+    return (later, count, within)
 
 
 def redraw_now(items: list[int], pending: Redraw) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from parlour.engine.game import Game
 from parlour.games.yamatai.components import RESOURCES, SLOTS
-from parlour.games.yamatai.phases import END_REASONS, PHASE_NAMES
+from parlour.games.yamatai.constants import END_REASONS, PHASE_NAMES
 from parlour.interop.features import Features, Vocabulary
 
 MAX_PLAYERS = 4

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from parlour.games.yamatai.components import components
 
 if TYPE_CHECKING:
-    from parlour.games.yamatai.rules import YamataiState
+    from parlour.games.yamatai.state import YamataiState
 
 CULTURE_VALUE = 0.8
 HARBOUR_VALUE = 0.5

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 from parlour.engine import Event
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, N_TILES, Ids
-from parlour.games.yamatai.deck import after_exchange, after_look
-from parlour.games.yamatai.phases import (
+from parlour.games.yamatai.constants import (
     CHOOSE,
     MOVE_FROM,
     MOVE_TO,
@@ -30,9 +29,10 @@ from parlour.games.yamatai.phases import (
     SWAP_TOKEN_TO,
     TRADE,
 )
+from parlour.games.yamatai.deck import after_exchange, after_look
 
 if TYPE_CHECKING:
-    from parlour.games.yamatai.rules import YamataiState
+    from parlour.games.yamatai.state import YamataiState
 
 
 # The powers that can give a step with nothing to do something to do: coins or a boat back in the

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import BOAT_LETTERS, RESOURCES, SLOTS
-from parlour.games.yamatai.phases import END_REASONS, OVER, PHASE_NAMES
+from parlour.games.yamatai.constants import END_REASONS, OVER, PHASE_NAMES
 from parlour.games.yamatai.view import known_near_top
 
 if TYPE_CHECKING:
-    from parlour.games.yamatai.rules import YamataiState
+    from parlour.games.yamatai.state import YamataiState
 
 STEP = 0.866  # horizontal distance between neighbouring spots, in hex units
 LEGEND = (

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import RESOURCES, SLOTS
+from parlour.games.yamatai.constants import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
 from parlour.games.yamatai.deck import known_to
-from parlour.games.yamatai.phases import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
 
 if TYPE_CHECKING:
-    from parlour.games.yamatai.rules import YamataiState
+    from parlour.games.yamatai.state import YamataiState
 
 
 def building_name(state: YamataiState, island: int) -> str | None:

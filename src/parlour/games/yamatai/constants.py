@@ -1,4 +1,6 @@
-"""The steps of a Yamataï turn and the sub-steps of the fleet powers, with their names and end reasons."""
+"""Yamataï constants: the steps of a turn and the sub-steps of the fleet powers, with their names and
+end reasons. A neutral home: it imports nothing of the game, so every module may import it without
+an import cycle."""
 
 from __future__ import annotations
 
