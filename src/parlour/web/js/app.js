@@ -1,5 +1,6 @@
 // The page router: the lobby at /, a table at /?table=ID, the replay of a finished game at /?replay=ID,
-// the account page at /?account, my games at /?games, a player's profile at /?player=NAME.
+// the account page at /?account, my games at /?games, a player's profile at /?player=NAME,
+// the leaderboards at /?ratings=GAME.
 
 import { showAccount, showNav } from "./account.js";
 import { call } from "./api.js";
@@ -7,6 +8,7 @@ import { showMyGames, showProfile } from "./games_page.js";
 import { clear, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { markdown } from "./markdown.js";
+import { showRatings } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -30,6 +32,7 @@ function route() {
   if (params.has("account")) return showAccount(app);
   if (params.has("games")) return showMyGames(app);
   if (params.get("player")) return showProfile(app, params.get("player"));
+  if (params.get("ratings")) return showRatings(app, params.get("ratings"));
   if (params.get("table")) return showTable(app, params.get("table"));
   if (params.get("replay")) return showReplay(app, params.get("replay"), Number(params.get("ply") || 0));
   return showLobby(app);

@@ -7,6 +7,7 @@ import { clear, h } from "./dom.js";
 import { openRules } from "./app.js";
 import { modeFields } from "./clock.js";
 import { noteDeal } from "./deal.js";
+import { ratingText } from "./ratings.js";
 
 const STRENGTHS = [
   ["human", "a person"],
@@ -72,6 +73,7 @@ function createForm(list, onCreated) {
   const status = h("p", { class: "status", role: "status" });
   const rules = h("button", { type: "button", class: "link", id: "rules" }, "Rules");
   const modes = modeFields();
+  const rated = h("input", { id: "rated", name: "rated", type: "checkbox" });
 
   const current = () => list.find((g) => g.name === gameSelect.value);
   function refreshGame() {
@@ -94,6 +96,8 @@ function createForm(list, onCreated) {
       h("div", { class: "field" }, h("label", { for: "seed" }, "seed"), seed, h("small", { class: "muted" }, "the same seed and moves give the same game; empty: the server draws one and commits to it")),
       h("div", { class: "field" }, h("label", { for: "fixed-deal" }, "fixed deal"), fixedDeal, h("small", { class: "muted" }, "needed for a seed of yours when other people play: everybody is told you chose the deal"))),
     modes.element,
+    h("div", { class: "field" }, h("label", { for: "rated" }, "Rated"), rated,
+      h("small", { class: "muted" }, "people only, each signed in; the server draws the deal")),
     h("fieldset", {}, h("legend", {}, "Seats: people or bots"), seats),
     h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
@@ -126,6 +130,7 @@ function createForm(list, onCreated) {
           seed: seed.value === "" ? undefined : Number(seed.value),
           fixed_deal: fixedDeal.checked || undefined,
           ...modes.body(),
+          rated: rated.checked || undefined,
         },
       });
       localStorage.setItem("parlour.name", name.value);
@@ -147,7 +152,7 @@ function createForm(list, onCreated) {
 }
 
 function seatsText(table) {
-  return table.seats.map((s) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name : "free seat")).join(" · ");
+  return table.seats.map((s, i) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name + ratingText(table, i) : "free seat")).join(" · ");
 }
 
 function tableRow(table) {
@@ -162,6 +167,7 @@ function tableRow(table) {
   return h("li", { class: "table-row", "data-table": table.id },
     h("div", {}, h("strong", {}, table.title), ` · ${table.status}${result}`,
       table.deal && table.deal.fixed ? h("span", { class: "tag fixed-deal", title: "the table's creator chose the deal" }, "fixed deal") : null,
+      table.rated ? h("span", { class: "tag rated", title: "the players' ratings change with the result" }, "rated") : null,
       h("br"), h("small", { class: "muted" }, seatsText(table))),
     h("div", { class: "row-actions" }, ...actions));
 }
@@ -206,7 +212,8 @@ export async function showLobby(app) {
     created(made, table);
     refreshTables(tables);
   });
-  clear(app).append(h("div", { class: "lobby" }, h("div", {}, form, made), tables));
+  const boards = h("p", {}, h("a", { href: `/?ratings=${list[0].name}`, id: "leaderboards" }, "Leaderboards"));
+  clear(app).append(h("div", { class: "lobby" }, h("div", {}, form, made, boards), tables));
   await refreshTables(tables);
   const timer = setInterval(() => (document.body.contains(tables) ? refreshTables(tables).catch(() => {}) : clearInterval(timer)), 5000);
 }
