@@ -8,7 +8,8 @@ from typing import Any
 from parlour.engine import load_game
 from parlour.games.hatairo.board import Board
 from parlour.games.hatairo.components import COLOURS, FLAG_BY_NAME, MOTIFS
-from parlour.games.hatairo.rules import ACTION, TURN_START, HatairoState
+from parlour.games.hatairo.constants import ACTION, TURN_START
+from parlour.games.hatairo.state import HatairoState
 
 
 def flag(name: str) -> int:

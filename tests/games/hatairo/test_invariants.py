@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from parlour.engine import Rng, load_game
 from parlour.games.hatairo.components import FLAGS, MOTIFS
-from parlour.games.hatairo.rules import DRAFTING, PIGMENT_CARDS, TURN_START, HatairoState
+from parlour.games.hatairo.constants import DRAFTING, PIGMENT_CARDS, TURN_START
+from parlour.games.hatairo.state import HatairoState
 
 
 def where_flags_are(state: HatairoState) -> Counter[int]:

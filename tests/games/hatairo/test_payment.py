@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from parlour.engine import IllegalAction
 from parlour.games.hatairo.components import COLOURS, FLAG_BY_NAME
+from parlour.games.hatairo.constants import PAY, SPARE_SLOT
 from parlour.games.hatairo.payment import (
     LOST,
     PAIR,
@@ -21,7 +22,6 @@ from parlour.games.hatairo.payment import (
     spare_options,
     unit_options,
 )
-from parlour.games.hatairo.rules import PAY, SPARE_SLOT
 
 from .positions import (
     action_phase,

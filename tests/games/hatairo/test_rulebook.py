@@ -7,8 +7,9 @@ import pytest
 
 from parlour.engine import InvalidOption, load_game
 from parlour.games.hatairo.components import FLAGS, MOTIFS, TILES
-from parlour.games.hatairo.rules import ACTION, CLEAN, MOTIF_PICK, PIGMENT_CARDS, TURN_START, HatairoState
+from parlour.games.hatairo.constants import ACTION, CLEAN, MOTIF_PICK, PIGMENT_CARDS, TURN_START
 from parlour.games.hatairo.scoring import breakdown
+from parlour.games.hatairo.state import HatairoState
 
 from .positions import (
     action_phase,

@@ -9,7 +9,7 @@ import pytest
 
 from parlour.engine import IllegalAction, Rng
 from parlour.games.hatairo.components import COLOURS, FLAGS, MOTIFS, TILES
-from parlour.games.hatairo.rules import (
+from parlour.games.hatairo.constants import (
     ACTION,
     BONUS_PICK,
     CARDS,

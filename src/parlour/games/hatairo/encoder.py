@@ -10,7 +10,7 @@ from typing import Any
 
 from parlour.engine.game import Game
 from parlour.games.hatairo.components import COLOURS, FLAGS, MOTIFS, TOPOGRAPHIES
-from parlour.games.hatairo.rules import PHASE_NAMES
+from parlour.games.hatairo.constants import PHASE_NAMES
 from parlour.interop.features import Features, Vocabulary
 
 FLAG_NAMES = Vocabulary(flag.name for flag in FLAGS)

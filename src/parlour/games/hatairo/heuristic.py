@@ -38,7 +38,7 @@ from parlour.games.hatairo.scoring import ROWS, flag_points, line_cells, motif_m
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from parlour.games.hatairo.rules import HatairoState
+    from parlour.games.hatairo.state import HatairoState
 
 Layout = tuple[int, int, float, int]
 

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 from parlour.engine import Rng
 from parlour.games.hatairo.board import NCOL, Board
 from parlour.games.hatairo.components import PLAYER_COLOURS, TILES
+from parlour.games.hatairo.constants import DEALT, DRAFTING, KEPT
 
 if TYPE_CHECKING:
-    from parlour.games.hatairo.rules import HatairoState
+    from parlour.games.hatairo.state import HatairoState
 
 Slot = tuple[int, int]  # (seat, round): the pick one seat made in one round of the draft
 
@@ -37,8 +38,7 @@ def redeal_setup(twin: HatairoState, seat: int, rng: Rng) -> None:
         board = twin.boards[owner]
         hidden += board.hand + board.picks + board.atelier + board.palette_flags
     # The cards she has never seen, in a fixed order, then shuffled: they may lie anywhere hidden.
-    pool = sorted(set(hidden) - seen)
-    rng.shuffle(pool)
+    pool = rng.redeal(set(hidden) - seen)
     to_supply = list(own.returned)
     if twin.game.drafting:
         to_supply += _redraft(twin, seat, rng, pool)
@@ -49,8 +49,7 @@ def redeal_setup(twin: HatairoState, seat: int, rng: Rng) -> None:
             _keep_like_before(board, dealt, rng)
     for owner in others:
         _relay_tiles(twin.boards[owner], owner, rng)
-    twin.flag_supply = sorted(pool + to_supply)
-    rng.shuffle(twin.flag_supply)
+    twin.flag_supply = rng.redeal(pool + to_supply)
 
 
 def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[int]:
@@ -62,8 +61,6 @@ def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[i
     then, and the rest is what its holder has now (or, after the draft, what went back to the Flag
     Supply). Cards keep the order she saw them in. Returns the cards that go back to the Flag Supply.
     """
-    from parlour.games.hatairo.rules import DEALT, DRAFTING, KEPT
-
     n = len(twin.boards)
     own = twin.boards[seat]
     drafting = twin.phase == DRAFTING
@@ -102,7 +99,7 @@ def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[i
                     picks[slot] = pool.pop()
                 order = [picks[slot] for slot in pending] + mine + there
             else:
-                gone = _shuffled(set(known) - set(there) - set(mine), rng)
+                gone = rng.redeal(set(known) - set(there) - set(mine))
                 if len(gone) != len(pending):
                     raise AssertionError(f"hand {start}: {len(gone)} cards went missing for {len(pending)} picks")
                 for slot in pending:
@@ -145,12 +142,6 @@ def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[i
             board.returned = passed[(owner, KEPT - 1)]
             _keep_like_before(board, board.picks, rng)
     return to_supply
-
-
-def _shuffled(cards: set[int], rng: Rng) -> list[int]:
-    ordered = sorted(cards)
-    rng.shuffle(ordered)
-    return ordered
 
 
 def _keep_like_before(board: Board, cards: list[int], rng: Rng) -> None:
