@@ -318,3 +318,34 @@ def test_a_game_without_an_encoder_offers_strings_only() -> None:
     assert json.loads(state.observation_string(0)) == state.engine_state.view(0)
     with pytest.raises(pyspiel.SpielError, match="no tensor"):
         state.observation_tensor(0)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_the_public_observer_cannot_tell_redrawn_hands_apart(name: str) -> None:
+    """Redraw everything seat 0 cannot see (the others' hands, the deck's order): the public
+    observation stays the same for every seat, as it shows no one's private information."""
+    game = openspiel.load(name, players=2, seed=3)
+    state = play(game.new_initial_state(), 12, np.random.RandomState(4))
+    while state.is_chance_node():
+        play(state, 1, np.random.RandomState(5))
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
+    )
+    changed = False
+    for draw in range(6):
+        redrawn = state.resample_from_infostate(0, lambda draw=draw: (draw + 0.5) / 6)
+        for seat in (0, 1):
+            assert public.string_from(redrawn, seat) == public.string_from(state, seat)
+            public.set_from(state, seat)
+            before = public.tensor.copy()
+            public.set_from(redrawn, seat)
+            assert np.array_equal(public.tensor, before)
+        changed |= pickle.dumps(redrawn.engine_state) != pickle.dumps(state.engine_state)
+    assert changed, "no redraw changed anything hidden: the check would prove nothing"
+    if name != "yamatai":  # in Yamataï what is hidden is the deck, seen by no seat
+        assert any(
+            state.resample_from_infostate(0, lambda d=d: (d + 0.5) / 6).observation_string(1)
+            != state.observation_string(1)
+            for d in range(6)
+        ), "the redraws should change what seat 1 holds"
