@@ -17,7 +17,7 @@ from typing import Any
 
 from parlour.agents import Agent, make_agent
 from parlour.agents.hint import RIVALS_SHOWN
-from parlour.agents.mcts import MctsAgent
+from parlour.agents.mcts import MctsAgent, Search
 from parlour.engine.actions import Action, Event
 from parlour.engine.errors import IllegalAction, InvalidOption, ParlourError, RecordError
 from parlour.engine.game import Game, State
@@ -210,12 +210,17 @@ def _and(words: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def hint_search(state: State, seconds: float) -> Search:
+    """The search behind `hint`: MCTS for `seconds` on what the seat to move can see."""
+    return MctsAgent(seed=0, seconds=seconds, reuse=False).search(state)
+
+
 def plain_hint(state: State, seconds: float = HINT_SECONDS) -> tuple[Action, str]:
     """The move the strongest bot would play for the seat to move, and why, in plain words.
 
     Like every bot the search sees only what the seat sees, so a hint never gives a secret away.
     """
-    search = MctsAgent(seed=0, seconds=seconds, reuse=False).search(state)
+    search = hint_search(state, seconds)
     legal = state.legal_actions()
     best = search.best
 

@@ -179,14 +179,17 @@ def test_hot_seat_game_in_the_terminal_hands_the_screen_over() -> None:
     assert session.run() == 0
     text = "\n".join(said)
     assert table.state.is_terminal() and "Game over." in text
-    assert "Pass the screen to seat 1" in text and "you are seat 1" in text
+    assert "Pass the screen to Player 2" in text and "you are Player 2" in text
     # a person's own secret is printed right after their own move, while they hold the screen
     lines = text.splitlines()
+    secrets = 0
     for number, line in enumerate(lines):
-        if " sees " in line:
-            seat = line.split()[2]
-            mover = next(x for x in reversed(lines[:number]) if x.startswith("seat ") and "(you)" in x)
-            assert mover.split()[1] == seat
+        if line.startswith("  - sees ") or (" sees " in line and not line.startswith(" ")):
+            told_by = next(x for x in reversed(lines[: number + 1]) if not x.startswith(" "))
+            holder = next(x for x in reversed(lines[:number]) if x.endswith("> "))
+            assert told_by.split(":")[0] == holder.removesuffix("> ")
+            secrets += 1
+    assert secrets
 
 
 def test_cli_bench_and_simulate_run_hanbok_runway() -> None:

@@ -43,7 +43,7 @@ def test_a_person_types_action_labels() -> None:
         input="take fleet tile 99\n",
     )
     assert result.exit_code == 0
-    assert "Seat 0, your move:" in result.output and "1. take fleet tile" in result.output
+    assert "Your move:" in result.output and "1. take fleet tile" in result.output and "Blue> " in result.output
     assert "no action called 'take fleet tile 99'" in result.output
 
 
