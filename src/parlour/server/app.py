@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, ratings, timers
+from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, ratings, rematch, timers
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         chat.router,
         timers.router,
         ratings.router,
+        rematch.router,
         client_api.router,
         lobby_api.invite_router,
         play_api.socket_router,

@@ -17,6 +17,7 @@ from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
 from parlour.server.quotas import client_address
 from parlour.server.ratings import ratings_of
+from parlour.server.rematch import rematch_of
 from parlour.server.requests import Strict, base_url, hub_of, invite
 from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable
 from parlour.server.timers import BOT, TURN_BASED, Mode, OnTimeout, timers_of
@@ -153,7 +154,14 @@ async def _shown(request: Request, summary: dict[str, Any], table: LiveTable | N
     ratings = ratings_of(request)
     clock = timers_of(request).clock_json(table) if table is not None else None
     beside = (await ratings.beside([summary]))[summary["id"]]
-    return {**summary, "clock": clock, "rated": ratings.is_rated(summary["id"]), "ratings": beside}
+    offered = await rematch_of(request, summary["id"]) if summary["status"] == FINISHED else None
+    return {
+        **summary,
+        "clock": clock,
+        "rated": ratings.is_rated(summary["id"]),
+        "ratings": beside,
+        "rematch": offered,
+    }
 
 
 @router.get("/api/tables/{table_id}", tags=["lobby"])

@@ -48,6 +48,8 @@ class TableRow(Base):
     # finished game's result has been applied to the players' ratings.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The new table this finished one's players were offered (server/rematch.py, migration 0007).
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
