@@ -356,7 +356,6 @@ class TerminalSession:
         if hidden and len(self.table.humans) > 1 and self.last_human not in (None, seat):
             self._hand_over(seat)
         self.last_human = seat
-        self.log_read[seat] = len(self.log)
         self._show_turn(seat)
         self.kept = 0
         self.teller = None
@@ -375,6 +374,7 @@ class TerminalSession:
                 continue
             self.kept = 0
             self._tell_move(seat, action, events, seat)
+            self.log_read[seat] = len(self.log)  # their own moves are no news to them after a hand-over
             return
 
     def _hand_over(self, seat: int) -> None:

@@ -245,3 +245,17 @@ def test_a_seat_named_red_is_styled_apart_from_red_paint() -> None:
     assert "\033[31;1;4mYou (Red)\033[0m" in painted and "\033[34;1;4mGreedy (Blue)\033[0m" in painted
     assert "pays \033[31mRed\033[0m to" in painted  # the pigment: colour only
     assert SeatNames(("Red", "Blue"), ("", "")).styled() == []  # hot-seat: bare colours stay paint-like
+
+
+def test_after_a_hand_over_the_recap_tells_the_others_moves_not_ones_own() -> None:
+    seen = Transcript(turns=40)
+    table = seat_table(parlour.load_game("hanbok_runway", start_player=0), ["human", "human"], seed=5)
+    TerminalSession(table, ask=seen.ask, say=seen.say, screen=Screen(80, 24)).run()
+    recaps = [i for i, line in enumerate(seen.lines) if line == "Since your last turn:"]
+    assert len(recaps) >= 3
+    for start in recaps:
+        holder = next((seen.lines[i] for i in seen.asked_at if i > start), None)
+        if holder is None:  # the input ended at this hand-over
+            continue
+        told = [line for line in seen.lines[start + 1 : start + 8] if line.startswith("Player ")]
+        assert told and not [line for line in told if line.startswith(holder.removesuffix("> "))]
