@@ -53,6 +53,13 @@ class Features:
         """Name the block that starts here (for `layout`)."""
         self.sections.append((name, self.size))
 
+    def reserve(self, size: int) -> int:
+        """Append `size` zeros and return where they start, for an encoder that fills a large
+        sparse block by position (writing `nonzero[start + i]`) instead of slot by slot."""
+        start = self.size
+        self.size += size
+        return start
+
     def flag(self, on: bool) -> None:
         if on:
             self.nonzero[self.size] = 1.0

@@ -18,6 +18,39 @@ SPECIALS = Vocabulary(SPECIAL_KINDS)
 PHASES = Vocabulary(PHASE_NAMES)
 
 
+# Per square: the halfling's kind for each hat owner (me first), the object, then four flags.
+KIND_SLOTS = len(KINDS)
+OBJECT_AT = 2 * KIND_SLOTS
+FLAGS_AT = OBJECT_AT + len(OBJECTS)
+SQUARE_SIZE = FLAGS_AT + 4
+
+
+def _squares(features: Features, squares: Mapping[str, Any], zones: list[list[str]], me: int) -> None:
+    """The board, one block per square. The view lists only the squares with something on them,
+    so the blocks are filled by position rather than square by square (the same values)."""
+    base = features.reserve(len(SQUARES) * SQUARE_SIZE)
+    nonzero = features.nonzero
+    for name, entry in squares.items():
+        at = base + SQUARES.slots[name] * SQUARE_SIZE
+        halfling = entry.get("halfling")
+        if halfling:
+            kind = KINDS.slots.get(halfling["kind"])
+            owner = halfling["seat"]
+            if kind is not None and owner in (me, 1 - me):
+                nonzero[at + (0 if owner == me else KIND_SLOTS) + kind] = 1.0
+        thing = entry.get("object")
+        if thing is not None and thing in OBJECTS.slots:
+            nonzero[at + OBJECT_AT + OBJECTS.slots[thing]] = 1.0
+        if entry.get("owner") == me:
+            nonzero[at + FLAGS_AT] = 1.0
+        if entry.get("pig"):
+            nonzero[at + FLAGS_AT + 1] = 1.0
+    for flag, zone in ((2, zones[me]), (3, zones[1 - me])):
+        for name in zone:
+            if name in SQUARES.slots:
+                nonzero[base + SQUARES.slots[name] * SQUARE_SIZE + FLAGS_AT + flag] = 1.0
+
+
 def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     me = 0 if seat is None else seat
     features = Features()
@@ -25,16 +58,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     features.section(
         f"squares: {len(SQUARES)} x (halfling kind per hat owner, me first; object; my puddle; pig; start zones)"
     )
-    for name in SQUARES:
-        entry = squares.get(name, {})
-        halfling = entry.get("halfling")
-        for owner in (me, 1 - me):
-            features.one_hot(halfling["kind"] if halfling and halfling["seat"] == owner else None, KINDS)
-        features.one_hot(entry.get("object"), OBJECTS)
-        features.flag(entry.get("owner") == me)
-        features.flag(bool(entry.get("pig")))
-        features.flag(name in view["start_zones"][me])
-        features.flag(name in view["start_zones"][1 - me])
+    _squares(features, squares, view["start_zones"], me)
     features.section("general pool")
     features.number(view["general_pool"], game.options["general_pool_size"] or 1)
     features.section("per hat owner, me first: special pool, first turn done, hats, halflings in the rival start zone")
