@@ -137,3 +137,102 @@ def test_no_seat_numbers_and_the_end_in_the_players_terms(
     heading = page.inner_text("#scores h2")
     assert heading.startswith(("You won", "You lost", "Shared win")), heading
     assert "You" in page.inner_text("#scores thead")
+
+
+def yamatai_keys(event: dict[str, Any]) -> set[str]:
+    """The board keys Yamataï's board module marks for an event (its `touched`)."""
+    keys = set()
+    if event.get("island"):
+        keys.add(f"isl:{event['island']}")
+    if event.get("spot"):
+        keys.add(f"spot:{event['spot']}")
+    if isinstance(event.get("tile"), int) and not isinstance(event.get("tile"), bool):
+        keys.add(f"fleet:{event['tile']}")
+    return keys
+
+
+def test_every_sub_step_of_the_rivals_last_turn_is_marked(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(server.url + "/")
+    table_id = create_from_lobby(page, "yamatai", ["random"])
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('parlour.seat.{table_id}')).token")
+    checked = 0
+    for clicks in range(200):
+        page.wait_for_function(MY_TURN_OR_OVER)
+        if finished(page) or checked >= 2:
+            break
+        steps = server.http.get(f"/api/tables/{table_id}/log", headers={"Authorization": f"Bearer {token}"}).json()
+        run = []
+        for step in reversed(steps["steps"]):
+            if step["actor"] == 0:
+                break
+            run.append(step)
+        expected = set().union(*(yamatai_keys(e) for step in run for e in step["events"])) if run else set()
+        touching = [step for step in run if any(yamatai_keys(e) for e in step["events"])]
+        if page.evaluate("document.querySelectorAll('#log > li').length") == len(steps["steps"]) and len(touching) >= 2:
+            page.wait_for_function(f"document.querySelectorAll('#log > li').length === {len(steps['steps'])}")
+            keys = "nodes => nodes.map((n) => n.dataset.key)"
+            marked = set(page.eval_on_selector_all("#board .target.last", keys))
+            drawn = set(page.eval_on_selector_all("#board .target", keys))  # a fleet tile taken is off the track
+            assert marked == expected & drawn, (marked, expected)
+            assert page.locator("#log > li.last-turn").count() == len(run)
+            checked += 1
+        click_one(page, clicks)
+    assert checked >= 2, "the rival never played a turn of several steps"
+
+
+ALERT_STUBS = """
+window.__beeps = 0; window.__notes = []; window.__titles = [];
+window.AudioContext = class { constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() { window.__beeps++;
+    return { frequency: {}, connect: (g) => g, start() {}, stop() {}, addEventListener() {} }; }
+  createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d }; }
+  close() {} };
+window.Notification = class { constructor(title, options) { window.__notes.push(title); }
+  static requestPermission() { window.Notification.permission = "granted"; return Promise.resolve("granted"); } };
+window.Notification.permission = "default";
+Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
+new MutationObserver(() => window.__titles.push(document.title))
+  .observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+def test_turn_alerts_title_sound_and_notification(server: Server, open_page: Callable[..., Any], browser: Any) -> None:
+    context = browser.new_context(viewport=SIZES["desktop"])
+    context.add_init_script(ALERT_STUBS)
+    try:
+        page = open_page(server.url + "/", context=context)
+        create_from_lobby(page, "hatflings", ["random"])
+        page.wait_for_function(MY_TURN_OR_OVER)
+        assert page.title().startswith("Your turn")
+        assert not page.is_checked("#alert-sound")  # off by default
+        page.check("#alert-sound")
+        page.click("#alert-notify")
+        page.wait_for_function("document.querySelector('#alert-notify').disabled")
+        page.evaluate("window.__hidden = true")
+        before = page.locator("#log > li").count()
+        while page.locator("#log > li").count() == before:  # a halfling of the pool, then its square
+            click_one(page, 0)
+            page.wait_for_function(MY_TURN_OR_OVER)
+        page.wait_for_function(f"document.querySelectorAll('#log > li').length > {before + 1}")
+        page.wait_for_function(MY_TURN_OR_OVER)
+        page.wait_for_function("window.__beeps >= 1 && window.__notes.includes('Your turn')")
+        titles = page.evaluate("window.__titles")
+        assert any(not title.startswith("Your turn") for title in titles) and titles[-1].startswith("Your turn")
+        assert page.evaluate("localStorage.getItem('parlour.sound')") == "on"
+    finally:
+        context.close()
+
+
+def test_rule_numbers_in_a_refusal_open_the_rules(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hatflings", ["random"])
+    page.wait_for_function(MY_TURN_OR_OVER)
+    # A halfling of the pool, then a square outside the start zone: refused with the rule's number.
+    page.click("#board [data-key='kind:normal'].legal")
+    page.locator("#board [data-key^='sq:']:not(.legal)").nth(14).click()
+    page.wait_for_selector("#explain a.rule-link")
+    assert not re.search(r"\bR\d+\b", page.inner_text("#explain"))
+    page.click("#explain a.rule-link")
+    page.wait_for_selector("#rules-body .rule-found")
+    assert page.locator("#rules-dialog").is_visible()
+    page.keyboard.press("Escape")

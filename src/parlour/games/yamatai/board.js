@@ -109,11 +109,12 @@ function drawTracks(view) {
     const x = 8 + i * 60;
     const taken = view.fleet_tiles_taken.includes(slot.tile);
     const fleet = FLEET[slot.tile] || {};
-    const piece = [s("rect", { x, y: 24, width: 54, height: 54, rx: 6, fill: slot.tile === null ? "#dee2e6" : taken ? "#f1f3f5" : "#fff", stroke: "#495057" }),
-      s("text", { x: x + 27, y: 50, "text-anchor": "middle", "font-size": 18, "font-weight": 700, fill: taken ? "#adb5bd" : "#212529", text: slot.tile ?? "?" }),
+    const piece = [s("rect", { x, y: 24, width: 54, height: 54, rx: 6, fill: slot.tile === null && !slot.face_up ? "#dee2e6" : taken || slot.tile === null ? "#f8f9fa" : "#fff", stroke: "#495057", "stroke-dasharray": slot.tile === null && slot.face_up ? "4 3" : "" }),
+      // A face-up slot without a tile was taken this round; a face-down one is still hidden.
+      s("text", { x: x + 27, y: 50, "text-anchor": "middle", "font-size": slot.tile === null && slot.face_up ? 11 : 18, "font-weight": 700, fill: taken || slot.face_up === true && slot.tile === null ? "#868e96" : "#212529", text: slot.tile ?? (slot.face_up ? "taken" : "?") }),
       ...(slot.tile !== null ? costDots(fleet, x - 2, 68) : []),
       s("rect", { class: "hit", x: x - 2, y: 22, width: 58, height: 58, rx: 7 })];
-    const words = slot.tile === null ? `fleet position ${slot.position}: face down` : `fleet tile ${slot.tile}: ${fleet.power_text || ""}`;
+    const words = slot.tile === null ? `fleet position ${slot.position}: ${slot.face_up ? "its tile was taken this round" : "face down"}` : `fleet tile ${slot.tile}: ${fleet.power_text || ""}`;
     parts.push(slot.tile === null ? s("g", {}, s("title", { text: words }), ...piece) : target(`fleet:${slot.tile}`, words, ...piece));
   });
   parts.push(s("text", { x: 8, y: 102, "font-size": 12, "font-weight": 700, text: `Building row (deck ${view.building_deck})` }));

@@ -85,3 +85,8 @@ export function withRuleLinks(game, text) {
   parts.push(text.slice(last));
   return parts;
 }
+
+/** The engine's words name seats by number ("seat 1 (orange) buys…"); a player reads their names. */
+export function nameSeats(text, names) {
+  return text.replace(/\b[Ss]eat (\d+)/g, (words, n) => names[Number(n)] || words);
+}

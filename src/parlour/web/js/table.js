@@ -6,10 +6,12 @@ import { call, savedSeat, saveSeat } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { ClockLine } from "./clock.js";
 import { ratingText } from "./ratings.js";
+import { RematchBox } from "./rematch.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./app.js";
 import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
-import { annotate, glossary, seatNames, withRuleLinks } from "./explain.js";
+import { TurnAlerts } from "./alerts.js";
+import { annotate, glossary, nameSeats, seatNames, withRuleLinks } from "./explain.js";
 import { loadModule } from "./games/index.js";
 import { Picker } from "./picker.js";
 import { scoreTable } from "./scores.js";
@@ -26,9 +28,7 @@ export function seatName(seats, index) {
 export function logEntry(seats, step) {
   const who = step.actor >= 0 ? seatName(seats, step.actor) : "the game";
   const names = seatNames(seats);
-  // The engine's event texts name seats by number ("seat 1 (orange) buys…"); a player reads names.
-  const named = (text) => text.replace(/\b[Ss]eat (\d+)/g, (words, n) => names[Number(n)] || words);
-  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map(named);
+  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map((text) => nameSeats(text, names));
   // A move whose words are its seat's until the end and that told the others nothing is still listed, so none seems lost.
   const item = h("li", {}, h("strong", {}, who), step.label ? `: ${step.label}` : texts.length ? " moved" : " moved (no public details)");
   if (texts.length) item.append(h("ul", {}, ...texts.map((t) => h("li", {}, t))));
@@ -123,12 +123,15 @@ class TablePage {
     this.hintText = h("p", { class: "hint", id: "hint-text", hidden: true });
     this.detail = h("p", { class: "detail", id: "detail", "aria-live": "polite" });
     this.players = h("div", { class: "players", id: "players" });
+    this.alerts = new TurnAlerts(this.summary.title);
     this.deal = h("section", { class: "card deal", id: "deal" });
     this.result = h("section", { class: "card result", id: "result", hidden: true });
     this.log = h("ol", { class: "log", id: "log", "aria-live": "polite" });
     this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send(JSON.stringify({ type: "chat", text })));
     this.chat.seated(this.seat !== null);
     this.clock = new ClockLine(this.summary.id);
+    this.rematch = new RematchBox(this.summary.id, () => this.held);
+    this.rematch.offered(this.summary.rematch);
     const rules = h("button", { type: "button", id: "rules", onclick: () => openRules(game) }, "Rules");
     const invite = h("button", { type: "button", id: "invite", onclick: () => this.copyInvite(invite) }, "Invite link");
 
@@ -136,14 +139,14 @@ class TablePage {
       h("div", { class: "table-page" },
         h("section", { class: "play" },
           h("div", { class: "bar" }, h("h1", {}, this.summary.title), rules, invite),
-          this.clock.element, this.result, this.board,
+          this.clock.element, this.result, this.rematch.element, this.board,
           // What to do, why a click was refused, the hint and the move buttons stay in view while one plays.
           h("div", { class: "action-bar", id: "action-bar" },
             this.status, this.explain, this.hintText,
             h("div", { class: "controls" }, this.backButton, this.choices, this.hintButton),
             this.detail),
           h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton)),
-        h("aside", { class: "side" }, this.players, this.deal, h("h2", {}, "Game log"), this.log, this.chat.element)));
+        h("aside", { class: "side" }, this.players, this.alerts.element, this.deal, h("h2", {}, "Game log"), this.log, this.chat.element)));
 
     this.board.addEventListener("click", (event) => this.boardClick(event));
     // What a component does, for the one pointed at, focused or tapped (a phone has no hover).
@@ -176,6 +179,8 @@ class TablePage {
     try {
       const log = await call(`/api/tables/${this.summary.id}/log`, { token: this.held && this.held.token });
       clear(this.log).append(...log.steps.map((step) => logEntry(this.seats(), step)));
+      // Opened or reloaded after the rival's turn: that turn is marked from the log, as it would have been live.
+      if (this.turnActor === undefined) this.markFromLog(log.steps);
       for (const [version, entry] of this.waiting) if (version > log.version) this.log.append(entry);
       this.loggedUpTo = Math.max(log.version, ...this.waiting.map(([version]) => version));
       this.waiting = [];
@@ -186,6 +191,8 @@ class TablePage {
   }
 
   appendLog(entry) {
+    if (this.markLogged) entry.classList.add("last-turn");
+    this.markLogged = false;
     this.log.append(entry);
     this.log.scrollTop = this.log.scrollHeight;
   }
@@ -207,6 +214,7 @@ class TablePage {
 
   receive(message) {
     if (message.type === "chat") return this.chat.receive(message);
+    if (message.type === "rematch") return this.rematch.offered(message.rematch);
     if (message.type === "error") {
       this.showExplain(message.message);
       // A refused move (the table moved on, or the move is no longer legal): fetch the position again.
@@ -222,12 +230,12 @@ class TablePage {
     if (message.type !== "sync" && message.type !== "update") return;
     if (message.version < this.version) return;
     if (message.type === "update") {
+      this.markTurn(message);
       const entry = logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events });
       // Until the earlier log has arrived, moves wait in order so that none is shown twice or lost.
       if (this.loggedUpTo === undefined) this.waiting.push([message.version, entry]);
       else if (message.version > this.loggedUpTo) this.appendLog(entry);
     }
-    if (message.type === "update") this.lastKeys = new Set(this.module.touched ? message.events.flatMap((e) => this.module.touched(e)) : []);
     this.message = { ...message, seats: message.seats || (this.message && this.message.seats) || this.summary.seats };
     this.version = message.version;
     this.picker.reset(message.legal || []);
@@ -235,9 +243,11 @@ class TablePage {
     this.hinted = null;
     this.render();
     this.clock.refresh(this.message.seats, message.status === "running").catch(() => {});
+    this.rematch.show(message.status === "finished");
     // The tab says so when this seat must move, to be seen from another tab.
     const mine = message.status === "running" && message.to_move === this.seat && this.seat !== null;
     document.title = `${mine ? "Your turn — " : ""}parlour — ${this.summary.title}`;
+    this.alerts.update(mine);
     if (message.deal) this.renderDeal(message.deal);
     // Once the game is over every move may be named: the log is fetched again with all the words.
     if (message.status === "finished" && !this.fullLog) {
@@ -245,6 +255,35 @@ class TablePage {
       this.loggedUpTo = undefined;
       this.loadLog();
     }
+  }
+
+  /** What the last turn of another seat touched, every sub-step of it (a placement and then the pig,
+   * sets and then the pass), marked until that seat plays again; this seat's own steps leave it shown. */
+  markTurn(message) {
+    const keys = this.module.touched ? message.events.flatMap((e) => this.module.touched(e)) : [];
+    const actor = message.actor;
+    if (this.seat !== null && actor === this.seat) {
+      this.turnActor = actor;
+      return;
+    }
+    if (actor >= 0 && actor !== this.turnActor) {
+      this.turnActor = actor;
+      this.lastKeys = new Set();
+      for (const entry of this.log.querySelectorAll(".last-turn")) entry.classList.remove("last-turn");
+    }
+    this.lastKeys = this.lastKeys || new Set();
+    for (const key of keys) this.lastKeys.add(key);
+    this.markLogged = true;
+  }
+
+  markFromLog(steps) {
+    const entries = [...this.log.children];
+    steps.forEach((step, i) => {
+      this.markTurn(step);
+      if (this.markLogged) entries[i].classList.add("last-turn");
+      this.markLogged = false;
+    });
+    if (this.message) this.decorate();
   }
 
   render() {
@@ -405,7 +444,7 @@ class TablePage {
 
   /** A message of the page or the game's own reason; the rule numbers in it link to the rules. */
   showExplain(text) {
-    clear(this.explain).append(...withRuleLinks(this.summary.game, text || ""));
+    clear(this.explain).append(...withRuleLinks(this.summary.game, nameSeats(text || "", seatNames(this.seats()))));
   }
 
   /** The detail line: what the component under the pointer, focused or tapped does. */
