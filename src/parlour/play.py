@@ -265,7 +265,8 @@ class TerminalSession:
         self.ask = ask
         self.say = say
         self.record_path = record_path
-        self.screen = Screen.of() if screen is None else screen
+        self.fixed_screen = screen
+        """The screen a test gives; otherwise the terminal's, read afresh so that a resize is followed."""
         self.names = seat_names(table)
         self.last_human: int | None = None
         self.log: list[tuple[int, list[str]]] = []
@@ -278,6 +279,10 @@ class TerminalSession:
         """The board each person last saw, to show them only what changed since."""
         self.kept = 0
         """How many lines printed since the person's last entry must stay on the screen."""
+
+    @property
+    def screen(self) -> Screen:
+        return Screen.of() if self.fixed_screen is None else self.fixed_screen
 
     def show(self, text: str) -> None:
         """Print `text` fitted to the screen's width, in colour when the screen takes it."""

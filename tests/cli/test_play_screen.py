@@ -259,3 +259,19 @@ def test_after_a_hand_over_the_recap_tells_the_others_moves_not_ones_own() -> No
             continue
         told = [line for line in seen.lines[start + 1 : start + 8] if line.startswith("Player ")]
         assert told and not [line for line in told if line.startswith(holder.removesuffix("> "))]
+
+
+def test_the_session_follows_the_terminal_when_it_is_resized(monkeypatch: pytest.MonkeyPatch) -> None:
+    widths = iter([120, 60])
+    seen = Transcript(turns=2)
+
+    def ask(prompt: str) -> str:
+        monkeypatch.setenv("COLUMNS", str(next(widths, 60)))
+        return seen.ask(prompt)
+
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("LINES", "40")
+    table = seat_table(parlour.load_game("hanbok_runway"), ["human", "random"], seed=2)
+    TerminalSession(table, ask=ask, say=seen.say).run()
+    before, after = seen.lines[: seen.asked_at[0]], seen.lines[seen.asked_at[1] :]
+    assert max(map(len, before)) > 60 and max(map(len, after)) <= 60
