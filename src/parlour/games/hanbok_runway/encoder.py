@@ -25,16 +25,35 @@ def _names(game: Game) -> tuple[Vocabulary, Vocabulary]:
 
 
 def _token(features: Features, token: Mapping[str, Any] | None, me: int, colours: Vocabulary) -> None:
-    features.flag(token is not None)
-    token = token or {}
-    features.one_hot(token.get("colour"), colours)
-    features.number(token.get("position"), 6)
-    features.flag(bool(token.get("face_up")))
+    """A token's block: present, its colour, position, face up, known to me, known to the other,
+    its value known, the value. Written by position, as there are many tokens (the same values
+    as one flag, one-hot and number call each)."""
+    count = len(colours)
+    at = features.reserve(count + 7)
+    features.quantities.append((at + 1 + count, 1, False))
+    features.quantities.append((at + 6 + count, 1, False))
+    if token is None:
+        return
+    nonzero = features.nonzero
+    nonzero[at] = 1.0
+    colour = token.get("colour")
+    if colour is not None and colour in colours.slots:
+        nonzero[at + 1 + colours.slots[colour]] = 1.0
+    position = token.get("position")
+    if position:
+        nonzero[at + 1 + count] = float(position) / 6
+    if token.get("face_up"):
+        nonzero[at + 2 + count] = 1.0
     known_by = token.get("known_by", [])
-    features.flag(me in known_by)
-    features.flag(1 - me in known_by)
-    features.flag(token.get("value") is not None)
-    features.number(token.get("value"), VALUE_SCALE)
+    if me in known_by:
+        nonzero[at + 3 + count] = 1.0
+    if 1 - me in known_by:
+        nonzero[at + 4 + count] = 1.0
+    value = token.get("value")
+    if value is not None:
+        nonzero[at + 5 + count] = 1.0
+    if value:
+        nonzero[at + 6 + count] = float(value) / VALUE_SCALE
 
 
 def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
