@@ -1,5 +1,8 @@
-"""What the whole suite shares: the plugin game installed as its own distribution, and the one
-switch that rewrites the golden files (`pytest --regenerate-goldens`)."""
+"""What the whole suite shares: the plugin game installed as its own distribution, the one switch
+that rewrites the golden files (`pytest --regenerate-goldens`), and the markers that the fast loop
+(`make test-fast`: `-m "not slow and not browser and not postgres"`) leaves out: every test under
+tests/web drives chromium (`browser`), every test run against the PostgreSQL backend needs it
+(`postgres`); `slow` is marked on the tests themselves."""
 
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-PLUGIN = Path(__file__).parent / "plugin_game"
+TESTS = Path(__file__).parent
+PLUGIN = TESTS / "plugin_game"
 PLUGIN_DISTRIBUTION = "parlour-pebbles"
 
 
@@ -48,3 +52,12 @@ def install_plugin() -> None:
 @pytest.fixture(scope="session")
 def regenerate_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--regenerate-goldens"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(item.path).is_relative_to(TESTS / "web"):
+            item.add_marker(pytest.mark.browser)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("db") == "postgresql":
+            item.add_marker(pytest.mark.postgres)

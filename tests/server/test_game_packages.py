@@ -19,8 +19,8 @@ def test_each_game_serves_its_board_module_and_rules_from_its_package(server: Li
     assert rules.status_code == 200 and rules.text.startswith("#")
 
 
-def test_a_game_without_a_board_module_gets_a_clear_404(server: LiveServer) -> None:
+def test_a_game_without_a_board_module_is_sent_to_the_generic_board(server: LiveServer) -> None:
     answer = server.http.get("/games/nim/board.js")
-    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_board"
+    assert answer.status_code == 307 and answer.headers["location"] == "/js/games/generic.js"
     unknown = server.http.get("/games/chess/board.js")
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "unknown_game"

@@ -26,4 +26,4 @@ def test_its_rules_come_from_its_package_and_the_client_gets_the_generic_board(s
     rules = server.http.get("/api/games/pebbles/rules")
     assert rules.status_code == 200 and rules.text.startswith("# Pebbles")
     board = server.http.get("/games/pebbles/board.js")
-    assert board.status_code == 404 and board.json()["error"]["code"] == "no_board"
+    assert board.status_code == 307 and board.headers["location"] == "/js/games/generic.js"

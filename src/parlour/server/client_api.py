@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.engine.data import read_csv, read_toml
@@ -35,6 +35,9 @@ from parlour.server.table import LiveTable
 DATA_SUFFIXES = (".csv", ".toml")
 
 router = APIRouter()
+
+GENERIC_BOARD = "/js/games/generic.js"
+"""The board module of the web client that draws any game from its view and move list."""
 
 
 def _hub(request: Request) -> Hub:
@@ -76,11 +79,12 @@ async def rules(game: str) -> PlainTextResponse:
 
 @router.get("/games/{game}/board.js", tags=["client"], response_class=PlainTextResponse)
 async def board(game: str) -> Response:
-    """The game's browser board module, from the game's package; 404 when the generic board draws it."""
+    """The game's browser board module, from the game's package. A game that ships none is sent to
+    the client's generic board (a redirect, so the browser imports it under its own address)."""
     name = _game_name(game)
     module = board_module(game_class(name))
     if module is None:
-        raise ServerError("no_board", f"{name} ships no board module; the client draws the generic board", 404)
+        return RedirectResponse(GENERIC_BOARD, status_code=307)
     return Response(module, media_type="text/javascript; charset=utf-8")
 
 

@@ -1,5 +1,6 @@
 // Each game's drawing and click mapping is its board module, shipped in the game's own package and
-// served at /games/<name>/board.js; a game that ships none (the server answers 404) gets generic.js.
+// served at /games/<name>/board.js; for a game that ships none the server redirects to generic.js,
+// which is also the fallback should the module fail to load.
 
 const loaded = new Map();
 
