@@ -65,7 +65,7 @@ class Screen:
         A single word longer than the screen stays whole (it is a name or a label one types).
         """
         lines: list[str] = []
-        for line in text.split("\n"):
+        for line in squeeze_tables(text.split("\n"), self.width):
             if len(line) <= self.width:
                 lines.append(line)
                 continue
@@ -99,6 +99,36 @@ class Screen:
                     COLOUR_WORD.sub(lambda m: f"\033[{COLOUR_CODES[m.group(1).lower()]}m{m.group(1)}{RESET}", piece)
                 )
         return "".join(out)
+
+
+TABLE_GAP = re.compile(r"\S {3,}\S")
+"""Three spaces or more between two words: the line is a row of a table (a player's mat, a queue)."""
+
+
+def squeeze_tables(lines: Sequence[str], width: int) -> list[str]:
+    """`lines` with each table too wide for `width` narrowed, its columns still lined up.
+
+    A table is a run of lines laid out in columns; a column of blanks through all its lines is
+    dropped where more than two stand side by side, so that every row keeps its alignment.
+    """
+    out: list[str] = []
+    block: list[str] = []
+    for line in [*lines, ""]:
+        if TABLE_GAP.search(line):
+            block.append(line)
+            continue
+        out.extend(_narrowed(block) if any(len(row) > width for row in block) else block)
+        block = []
+        out.append(line)
+    return out[:-1]
+
+
+def _narrowed(block: Sequence[str]) -> list[str]:
+    longest = max(len(row) for row in block)
+    rows = [row.ljust(longest) for row in block]
+    blank = [all(row[c] == " " for row in rows) for c in range(longest)]
+    keep = [not blank[c] or c < 2 or not (blank[c - 1] and blank[c - 2]) for c in range(longest)]
+    return ["".join(ch for ch, kept in zip(row, keep, strict=True) if kept).rstrip() for row in rows]
 
 
 def _coloured(match: re.Match[str]) -> str:

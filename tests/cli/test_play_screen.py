@@ -275,3 +275,14 @@ def test_the_session_follows_the_terminal_when_it_is_resized(monkeypatch: pytest
     TerminalSession(table, ask=ask, say=seen.say).run()
     before, after = seen.lines[: seen.asked_at[0]], seen.lines[seen.asked_at[1] :]
     assert max(map(len, before)) > 60 and max(map(len, after)) <= 60
+
+
+def test_a_table_too_wide_for_the_terminal_is_narrowed_and_stays_aligned() -> None:
+    board = parlour.load_game("hatairo", players=2).new_state(seed=5).render(0).splitlines()
+    assert max(len(line) for line in board if "col 1" in line) > 80  # a player's mat, as the game lays it out
+    lines = Screen(80, 24).fit("\n".join(board))
+    header = next(i for i, line in enumerate(lines) if "col 1" in line)
+    mat = lines[header : header + 6]
+    assert all(len(line) <= 80 for line in mat) and mat[-1].lstrip().startswith("topography:")
+    cells = [i for i, ch in enumerate(mat[2]) if ch == "·"]  # row 1 of an empty gallery
+    assert cells == [mat[0].index(f"col {n}") for n in (1, 2, 3, 4)]
