@@ -95,25 +95,27 @@ MOVES_IN_ONE_COLUMN = 15
 """Longer lists of moves are laid out in columns across the terminal, so they stay on one screen."""
 
 
-def format_moves(legal: Sequence[Action], width: int | None = None) -> str:
+def format_moves(legal: Sequence[Action], width: int | None = None, most_lines: int | None = None) -> str:
     """The numbered legal moves: one a line, in columns when there are many, or grouped by what they share.
 
     Many moves often differ only in their last word ("place normal at a1", "place normal at b2"):
-    then each group is one line ("place normal at:  1 a1  8 b2"), when that takes fewer lines.
+    then each group is one line ("place normal at:  1) a1  8) b2"), when that takes fewer lines.
+    A short list goes in columns too when one a line would take more than `most_lines`.
     """
     width = shutil.get_terminal_size().columns if width is None else width
-    columns = _in_columns(legal, width)
-    if len(legal) <= MOVES_IN_ONE_COLUMN:
+    short = len(legal) <= MOVES_IN_ONE_COLUMN
+    columns = _in_columns(legal, width, one_column=short)
+    if short and (most_lines is None or len(legal) <= most_lines):
         return columns
-    grouped = _grouped(legal, width)
-    return grouped if len(grouped.splitlines()) < len(columns.splitlines()) else columns
+    layouts = [columns, _grouped(legal, width), _in_columns(legal, width, one_column=False)]
+    return min(layouts, key=lambda text: len(text.splitlines()))  # the first of the shortest
 
 
-def _in_columns(legal: Sequence[Action], width: int) -> str:
+def _in_columns(legal: Sequence[Action], width: int, one_column: bool) -> str:
     digits = len(str(len(legal)))
     cells = [f"{number:>{digits}}. {action.label}" for number, action in enumerate(legal, 1)]
     cell = max(len(text) for text in cells) + 3 if cells else 0
-    columns = max(1, (width - 2) // cell) if len(cells) > MOVES_IN_ONE_COLUMN and cell else 1
+    columns = max(1, (width - 2) // cell) if not one_column and cell else 1
     rows = -(-len(cells) // columns)
     # Numbered down each column, as people read a list.
     lines = [
@@ -397,7 +399,8 @@ class TerminalSession:
         """The board, or what changed on it since this person last saw it, and the moves to choose from."""
         state = self.table.state
         board = self.names.humanise(state.render(seat)).splitlines()
-        moves = format_moves(state.legal_actions(), self.screen.width)
+        # The moves told since the last entry should stay on screen above the list and the prompt.
+        moves = format_moves(state.legal_actions(), self.screen.width, self.screen.height - self.kept - 3)
         heading = f"Your move, {self.names.short(seat)}:" if self._watcher() is None else "Your move:"
         room = self.screen.height - self.kept - len(self.screen.fit(moves)) - 3  # heading, prompt, a spare line
         before = self.seen.get(seat)

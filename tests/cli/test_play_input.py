@@ -120,3 +120,12 @@ def test_a_number_of_thousands_of_digits_is_out_of_range_not_a_crash() -> None:
         choose(state, "9" * 5000)
     with pytest.raises(IllegalAction, match=r"has no action called 'xxxx.*…'$"):
         choose(state, "x" * 5000)
+
+
+def test_a_short_list_goes_in_columns_when_one_a_line_would_not_leave_room() -> None:
+    legal = [Action(i, f"complete flag {i}", "complete", {}) for i in range(1, 11)]
+    assert len(format_moves(legal, width=80).splitlines()) == 10
+    tight = format_moves(legal, width=80, most_lines=6).splitlines()
+    assert len(tight) <= 6 and sorted(
+        int(w.rstrip(".)")) for w in " ".join(tight).split() if w[0].isdigit() and w[-1] in ".)"
+    ) == list(range(1, 11))
