@@ -1,5 +1,6 @@
-"""Migration 0003 (accounts) on a database made at 0002 holding a table being played: nothing is
-lost, the seats' tokens keep playing, and a guest's seat can then be claimed into an account."""
+"""Migrations 0003-0007 (accounts, chat, turn-based tables, ratings, rematch) on a database made at
+0002 holding a table being played: nothing is lost, the seats' tokens keep playing, the table is a
+live unrated one with an empty chat, and a guest's seat can then be claimed into an account."""
 
 from __future__ import annotations
 
@@ -62,6 +63,13 @@ def test_upgrade_from_0002_keeps_a_live_table(db: str, serve: Callable[..., Live
         "/api/tables/old/actions", json={"action": 0, "version": 1}, headers={"Authorization": "Bearer token-1"}
     )
     assert played.status_code == 200, played.text
+    # The later revisions leave the old table as it was: live, unrated, no rematch, an empty chat.
+    assert (table["clock"], table["rated"], table["rematch"]) == (None, False, None)
+    assert server.http.get("/api/tables/old/clock").json() == {"table": "old", "mode": "live"}
+    said = server.http.post(
+        "/api/tables/old/chat", json={"text": "still here"}, headers={"Authorization": "Bearer token-0"}
+    )
+    assert said.status_code == 201
     with browser(server) as ann:
         account = sign_up(ann, "ann")
         claim = ann.post("/api/tables/old/claim", headers={"Authorization": "Bearer token-0", **csrf(account)})
