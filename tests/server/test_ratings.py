@@ -114,3 +114,23 @@ def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable
 def test_leaderboard_refusals(server: LiveServer) -> None:
     assert server.http.get("/api/ratings/nosuchgame").json()["error"]["code"] == "unknown_game"
     assert server.http.get("/api/ratings/nim?players=0").status_code == 422
+
+
+def test_a_seat_forfeited_on_time_ranks_last(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**QUICK, min_move_seconds=0.05, timeout_agent="random")
+    body = {"game": "nim", "seats": ["human", "human"], "options": {"stones": 9}, "rated": True}
+    body |= {"mode": "turn_based", "move_seconds": 2.0, "on_timeout": "forfeit"}  # time enough for Bob
+    table_id = server.http.post("/api/tables", json=body).json()["id"]
+    with browser(server) as alice, browser(server) as bob:
+        alice_account, bob_account = sign_up(alice, "alice"), sign_up(bob, "bob")
+        join(alice, alice_account, table_id)
+        ben = join(bob, bob_account, table_id)
+        # Alice (seat 0, to move) never moves: her seat goes to the bot; Bob plays on to the end.
+        player = server.connect(table_id, ben["token"])
+        message = player.position
+        while message.get("status") != "finished":
+            if message["legal"]:
+                player.send(type="act", action=message["legal"][0]["id"], version=message["version"])
+            message = player.until(lambda m: m["type"] in ("sync", "update"), timeout=20)
+    wait_until(lambda: len(board(server)) == 2)
+    assert [entry["name"] for entry in board(server)] == ["bob", "alice"]

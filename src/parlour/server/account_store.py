@@ -136,7 +136,3 @@ class AccountStore:
                 .values(token_hash=token_hash)
             )
             return bool(getattr(result, "rowcount", 0) == 1)
-
-    def user_id_named(self, name: str) -> int | None:
-        with Session(self.engine) as session:
-            return session.scalar(select(UserRow.id).where(UserRow.name_key == name.lower()))

@@ -4,9 +4,9 @@ aware) per game and player count; leaderboards; ratings beside the players' name
 A rated table seats people only, each signed in to an account of their own (one seat per
 account), on a deal the server draws (no chosen seed, no fixed deal), so that nobody knows the
 deal and nobody plays against themselves. When its game is over, the seats are ranked by their
-returns (ties share a rank) and the ratings are updated in one transaction that also marks the
-table rated, so a restart neither loses nor repeats an update. The rating shown is the
-conservative ordinal, mu - 3 sigma.
+returns (ties share a rank; a seat forfeited on time ranks last) and the ratings are updated in
+one transaction that also marks the table rated, so a restart neither loses nor repeats an
+update. The rating shown is the conservative ordinal, mu - 3 sigma.
 """
 
 from __future__ import annotations
@@ -71,6 +71,11 @@ class RatingStore:
             for table_id, seat, user_id, name in session.execute(chosen):
                 found[table_id][seat] = (user_id, name)
         return found
+
+    def forfeited(self, table_id: str) -> set[int]:
+        with Session(self.engine) as session:
+            chosen = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.forfeited.is_(True))
+            return set(session.scalars(chosen))
 
     def ratings(self, game: str, players: int, user_ids: list[int]) -> dict[int, RatingRow]:
         if not user_ids:
@@ -223,7 +228,11 @@ class Ratings:
         if len(seated) != len(table.seats):
             log.error("rated table without an account at every seat", extra={"table": table.id})
             return
-        ranked = [(seated[seat][0], rank) for seat, rank in enumerate(ranks_of(list(returns)))]
+        # A seat forfeited on time ranks last, whatever the bot that played it out achieved.
+        forfeited = await self.hub._db(self.store.forfeited, table.id)
+        ranks = ranks_of(list(returns))
+        last = len(ranks)
+        ranked = [(seated[seat][0], last if seat in forfeited else rank) for seat, rank in enumerate(ranks)]
         applied = await self.hub._db(self.store.apply, table.id, table.state.game.name, ranked)
         log.info("ratings updated", extra={"event": "rated", "table": table.id, "applied": applied})
 

@@ -222,7 +222,8 @@ class Timers:
         if clock.on_timeout == FORFEIT:
             await self.hub._db(self.store.forfeit, table.id, seat.index, spec)
             seat.agent_spec, seat.token_hash = spec, None
-            seat.agent = make_agent(spec, table.state.seed * 31 + seat.index + 1)
+            # Seeded as a rebuild would seed the seat's bot: from the secret salt on a drawn deal.
+            seat.agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index))
             for client in list(table.clients):
                 if client.seat == seat.index:
                     client.close(4004, "this seat was forfeited: its time ran out")
@@ -230,7 +231,8 @@ class Timers:
             table.broadcast_sync()
             self.hub._wake_bots(table)
             return
-        agent = make_agent(spec, table.state.seed * 31 + table.version)
+        # Never seeded from the seed alone: the bot's moves must not lead back to a drawn deal.
+        agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index) + table.version)
         try:
             action = await self.hub._think(agent, table.state.clone())
             await self.hub.submit(table, seat.index, action.id, clock.version)
