@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from .clicking import finished, play_clicks
-from .conftest import Server, screenshot
+from .clicking import MY_TURN_OR_OVER, finished, play_clicks
+from .conftest import Server
+from .screens import record
 
 GAMES = ["hatflings", "hanbok_runway", "hatairo", "yamatai"]
 
@@ -38,12 +39,16 @@ def create_from_lobby(page: Any, game: str, bots: list[str], name: str = "Ann", 
 def test_a_person_plays_a_whole_game_against_a_bot(server: Server, open_page: Callable[..., Any], game: str) -> None:
     page = open_page(server.url + "/")
     table_id = create_from_lobby(page, game, ["random"])
-    play_clicks(page, decisions=6)
-    screenshot(page, f"{game}-table")
+    page.wait_for_function(MY_TURN_OR_OVER)
+    record(page, game, "start")
+    play_clicks(page, decisions=12)
+    page.wait_for_function(MY_TURN_OR_OVER)
+    record(page, game, "middle")
     play_clicks(page)
     assert finished(page)
     assert page.inner_text("#scores h2").startswith(("You won", "You lost", "Shared win"))
-    screenshot(page, f"{game}-final")
+    page.wait_for_selector("#deal.verified")
+    record(page, game, "end")
     summary = server.table(table_id)
     assert summary["status"] == "finished"
     totals = [row["total"] for row in summary["result"]["scores"]]

@@ -142,7 +142,7 @@ export default {
   draw(view, context) {
     const decks = `Style deck ${view.style_deck} · fabric deck ${view.fabric_deck} · style discard ${Object.entries(view.style_discard).map(([k, n]) => `${k}×${n}`).join(", ") || "empty"} · fabric discard ${Object.values(view.fabric_discard).reduce((a, b) => a + b, 0)} · additional VP supply ${view.additional_vp_supply}`;
     const mats = view.players.map((player) => h("div", { class: "mat" },
-      h("h3", { style: `color:${SEAT_COLOURS[player.seat]}` }, `${context.names[player.seat]}${player.seat === context.seat ? " — you" : ""}${player.seat === view.to_move ? " — to move" : ""}`),
+      h("h3", { class: "seat-title", style: `--seat:${SEAT_COLOURS[player.seat]}` }, `${context.names[player.seat]}${player.seat === context.seat ? " — you" : ""}${player.seat === view.to_move ? " — to move" : ""}`),
       drawDesigner(view, player, context)));
     return h("div", { class: "hanbok" },
       h("p", { class: "muted" }, `Turn ${view.turns_played + 1} · phase: ${view.phase}${view.end_triggered ? " · the end is triggered" : ""}${view.oval_colour ? ` · oval: ${view.oval_colour}` : ""}`),

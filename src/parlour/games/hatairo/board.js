@@ -174,8 +174,9 @@ export default {
     }
     if (view.spending) notes.push(`Spending ${view.spending.n} ${view.spending.pigment}: palette flag cards leave the game, pigment cards return to the supply`);
     if (view.bonus_choice) notes.push(`Bonus pigments: ${view.bonus_choice.bonuses.join(", ")} (take ${view.bonus_choice.can_take})`);
-    const mats = view.players.map((player) => h("div", { class: "mat" },
-      h("h3", { style: `color:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${player.flags_completed} flags`),
+    // A mat may scroll sideways on a phone: it is a focusable region, so a keyboard can scroll it too.
+    const mats = view.players.map((player) => h("div", { class: "mat", role: "region", tabindex: "0", "aria-label": `${context.names[player.seat]}'s mat` },
+      h("h3", { class: "seat-title", style: `--seat:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${player.flags_completed} flags`),
       drawHand(player), drawMat(view, player, context)));
     return h("div", { class: "hatairo" },
       h("p", { class: "muted" }, `Phase: ${view.phase}${view.end_triggered_by >= 0 ? ` · the end is triggered by ${context.names[view.end_triggered_by]}` : ""}`),

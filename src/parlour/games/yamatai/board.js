@@ -156,15 +156,15 @@ function drawHand(view) {
 }
 
 function drawMat(mat, seat, context) {
-  const culture = Object.entries(mat.culture).filter(([, n]) => n).map(([c, n]) => h("span", { class: "chip", style: `background:${CULTURE[c]}` }, `${c} ×${n}`));
-  const harbour = Object.entries(mat.harbour).filter(([, n]) => n).map(([r, n]) => h("span", { class: "chip", style: `background:${BOAT[r]};color:#fff` }, `${r} ×${n}`));
+  const culture = Object.entries(mat.culture).filter(([, n]) => n).map(([c, n]) => h("span", { class: "chip", style: `border-color:${CULTURE[c]}` }, `${c} ×${n}`));
+  const harbour = Object.entries(mat.harbour).filter(([, n]) => n).map(([r, n]) => h("span", { class: "chip", style: `border-color:${BOAT[r]}` }, `${r} ×${n}`));
   const tiles = (ids, title, clickable) => {
     const drawing = svg(ids.length * 94 + 6, 70, title, ...ids.map((id, i) => tileCard(id, 4 + i * 94, 4, clickable ? `bldg:${id}` : null)));
     drawing.classList.add("tiles");
     return drawing;
   };
   return h("div", { class: "mat" },
-    h("h3", { style: `color:${PLAYER[mat.colour]}` }, `${context.names[seat]} — ${mat.colour}${seat === context.seat ? " — you" : ""}`),
+    h("h3", { class: "seat-title", style: `--seat:${PLAYER[mat.colour]}` }, `${context.names[seat]} — ${mat.colour}${seat === context.seat ? " — you" : ""}`),
     h("p", {}, `${mat.coins} coins · ${mat.pp_tokens} PP tokens · ${mat.buildings_left} buildings left · ${mat.discarded} boats discarded`),
     h("p", {}, "Culture: ", ...(culture.length ? culture : ["none"]), " · Harbour: ", ...(harbour.length ? harbour : ["empty"])),
     h("p", {}, "Specialists: ", ...(mat.specialists.length ? mat.specialists.map((name, i) => h("span", { "data-info": `spec:${name}`, class: "named" }, i ? `, ${name}` : name)) : ["none"])),

@@ -35,6 +35,17 @@ export function logEntry(seats, step) {
   return item;
 }
 
+/** A drawing with targets is a group of buttons, not one image. A target is named by its <title>
+ * (what it is, then what it does: also its tooltip), not by an aria-label that would leave out the
+ * words drawn on it. */
+function accessible(board) {
+  for (const drawing of board.querySelectorAll("svg.board")) if (drawing.querySelector("[data-key]")) drawing.setAttribute("role", "group");
+  for (const node of board.querySelectorAll("svg [data-key][aria-label]")) {
+    const title = [...node.children].find((child) => child.tagName === "title");
+    if (title) node.removeAttribute("aria-label");
+  }
+}
+
 /** The hint in a player's words: the move, and how sure the bot is of it. */
 function hintWords(answer) {
   const move = answer.action.label;
@@ -114,8 +125,9 @@ class TablePage {
     document.title = `parlour — ${this.summary.title}`;
     this.status = h("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
     this.explain = h("p", { class: "explain", id: "explain", role: "alert" });
-    this.board = h("div", { class: "board-area", id: "board" });
-    this.choices = h("div", { class: "choices", id: "choices", "aria-label": "Moves that are not on the board" });
+    // A region of its own, focusable, since a drawing too wide for a phone scrolls inside it.
+    this.board = h("div", { class: "board-area", id: "board", role: "region", "aria-label": "The table", tabindex: "0" });
+    this.choices = h("div", { class: "choices", id: "choices", role: "group", "aria-label": "Moves that are not on the board" });
     this.backButton = h("button", { type: "button", id: "back", onclick: () => this.back() }, "← Back");
     this.moveSelect = h("select", { id: "moves", "aria-label": "Every legal move" });
     this.playButton = h("button", { type: "button", id: "play-move", class: "primary", onclick: () => this.playSelected() }, "Play");
@@ -126,7 +138,7 @@ class TablePage {
     this.alerts = new TurnAlerts(this.summary.title);
     this.deal = h("section", { class: "card deal", id: "deal" });
     this.result = h("section", { class: "card result", id: "result", hidden: true });
-    this.log = h("ol", { class: "log", id: "log", "aria-live": "polite" });
+    this.log = h("ol", { class: "log", id: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "0" }); // it scrolls: focusable
     this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send(JSON.stringify({ type: "chat", text })));
     this.chat.seated(this.seat !== null);
     this.clock = new ClockLine(this.summary.id);
@@ -302,6 +314,7 @@ class TablePage {
     this.keepFocus = focused && !mine;
     clear(this.board).append(this.module.draw(message.view, context));
     annotate(this.board, this.words);
+    accessible(this.board);
     this.decorate();
     if (focused && mine) this.focusNext();
     this.renderMoves();
