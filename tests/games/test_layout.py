@@ -20,6 +20,7 @@ COMMON_MODULES = (
     "__init__.py",
     "game.py",
     "state.py",
+    "position.py",
     "constants.py",
     "components.py",
     "view.py",
