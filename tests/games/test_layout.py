@@ -15,7 +15,8 @@ import pytest
 GAMES = ("hatflings", "hanbok_runway", "hatairo", "yamatai")
 # What a newcomer finds in every game: the Game class with its options and action space, the
 # position and its protocol, the constants every module may import, the component data and its
-# loader, the seat's view, the text rendering, the reasons an action is refused and the heuristic.
+# loader, the seat's view, the text rendering, the reasons an action is refused, the heuristic and
+# the scoring.
 COMMON_MODULES = (
     "__init__.py",
     "game.py",
@@ -27,6 +28,7 @@ COMMON_MODULES = (
     "render.py",
     "reasons.py",
     "heuristic.py",
+    "scoring.py",
 )
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 from parlour.engine.actions import Event
 from parlour.engine.game import Score, State
 from parlour.engine.rng import Rng
+from parlour.games.hatflings import scoring
 from parlour.games.hatflings.board import NEIGHBOUR_MASK, SQUARES
 from parlour.games.hatflings.constants import BIT
 from parlour.games.hatflings.heuristic import evaluate
@@ -162,34 +163,17 @@ class HatflingsPosition(State):
     # --- scores and outlook --------------------------------------------------------------------
 
     def hat_counts(self) -> list[int]:
-        counts = [0, 0]
-        for h in self.hat:
-            if h:
-                counts[h & 1] += 1
-        return counts
+        return scoring.hat_counts(self.hat)
 
     def rival_zone_counts(self) -> list[int]:
         """R23: halflings of each colour standing in the other seat's start zone."""
-        zones = self.game.zones
-        return [sum(1 for s in zones[1 - seat] if self.hat[s] and self.hat[s] & 1 == seat) for seat in (0, 1)]
+        return scoring.rival_zone_counts(self.hat, self.game.zones)
 
     def scores(self) -> list[Score]:
-        counts, zone = self.hat_counts(), self.rival_zone_counts()
-        return [
-            Score(
-                float(counts[seat]),
-                {"halflings": counts[seat], "in rival start zone": zone[seat]},
-                (float(zone[seat]),),
-            )
-            for seat in (0, 1)
-        ]
+        return scoring.scores(self.hat_counts(), self.rival_zone_counts())
 
     def winners(self) -> list[int]:
-        counts, zone = self.hat_counts(), self.rival_zone_counts()
-        for values in (counts, zone):
-            if values[0] != values[1]:
-                return [0 if values[0] > values[1] else 1]
-        return [0, 1]
+        return scoring.winners(self.hat_counts(), self.rival_zone_counts())
 
     def heuristic(self, seat: int) -> float:
         if self.phase == OVER:
