@@ -28,6 +28,7 @@ from parlour.engine.conformance import (
     determinized_futures_agree,
     swapped_sibling,
 )
+from parlour.engine.registry import installed_games
 
 # Every game at every player count, and every variant that hides something differently.
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -46,7 +47,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("yamatai", {"players": 4}),
 ]
 # Any other registered game (one installed as its own distribution, say) at its default options.
-CONFIGS += [(name, {}) for name in parlour.game_classes() if name not in {name for name, _ in CONFIGS}]
+CONFIGS += [(name, {}) for name in installed_games() if name not in {name for name, _ in CONFIGS}]
 
 
 def _adapter_observers() -> list[Observer]:

@@ -13,7 +13,7 @@ from typing import Any
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.options import Option
-from parlour.engine.registry import game_classes
+from parlour.engine.registry import installed_games
 
 Configuration = tuple[str, dict[str, Any]]
 
@@ -43,7 +43,7 @@ def configurations_of(game: type[Game]) -> list[dict[str, Any]]:
 
 
 def every_configuration() -> list[Configuration]:
-    return [(name, options) for name, game in game_classes().items() for options in configurations_of(game)]
+    return [(name, options) for name, game in installed_games().items() for options in configurations_of(game)]
 
 
 def label(configuration: Configuration) -> str:

@@ -23,6 +23,8 @@ from parlour.engine.game import Game
 ENTRY_POINT_GROUP = "parlour.games"
 
 _GAMES: dict[str, type[Game]] = {}
+_INSTALLED: dict[str, type[Game]] = {}
+"""The games found by discovery (built in or installed), without those `register` added by hand."""
 _BROKEN: dict[str, str] = {}
 """Games whose package failed to load (a damaged data file, a broken plugin), with the reason."""
 
@@ -31,6 +33,8 @@ def _discover() -> dict[str, type[Game]]:
     if not _GAMES:
         _discover_built_in()
         _discover_entry_points()
+        _INSTALLED.clear()
+        _INSTALLED.update(_GAMES)
     return _GAMES
 
 
@@ -77,6 +81,13 @@ def _game_of(loaded: Any) -> type[Game] | None:
 def game_classes() -> dict[str, type[Game]]:
     """Every registered game class by name, in alphabetical order."""
     return dict(sorted(_discover().items()))
+
+
+def installed_games() -> dict[str, type[Game]]:
+    """The built-in games and those installed as distributions, by name: never a game that a
+    program (a test) added with `register`."""
+    _discover()
+    return dict(sorted(_INSTALLED.items()))
 
 
 def broken_games() -> dict[str, str]:
