@@ -13,7 +13,6 @@ from parlour.engine import Rng
 from parlour.games.hatflings.masks import FLOOR, OWN, WALLS, mask
 from parlour.games.hatflings.pieces import BARREL, DANCE, PUDDLE
 from parlour.games.hatflings.state import HatflingsState
-from tests.agents.hatflings_positions import endgame
 
 from .positions import position
 
@@ -42,8 +41,9 @@ def test_rebuild_reads_the_square_lists() -> None:
 
 def test_a_position_written_as_lists_gets_the_same_masks() -> None:
     layout = {"a1": "Y", "b2": "P", "c4": "tree"}
-    listed = endgame(layout, pool=3, pig="f6")
-    assert isinstance(listed.hat, list)
+    listed = position(layout, pig="f6", pool=3, special_pools=(0, 0))
+    listed.hat, listed.scenery = list(listed.hat), list(listed.scenery)  # as a hand-written position may
+    listed.rebuild_masks()
     assert masks(listed) == masks(position(layout, pig="f6", pool=3, special_pools=(0, 0)))
 
 
