@@ -29,6 +29,19 @@ def out_of_view(page: Any, *selectors: str) -> list[dict[str, Any]]:
     return [entry for entry in found if not entry["ok"]]
 
 
+# Hatairo's palette chips sit 27 units apart in a row of up to ten: they stay smaller than 44 px.
+SMALL_TARGETS = """() => [...document.querySelectorAll('#board .target.legal:not([data-key^="pig:"]) .hit,'
+  + ' #action-bar button')].map((node) => { const r = node.getBoundingClientRect();
+    const target = node.closest('[data-key]');
+    return [target ? target.dataset.key : node.textContent, r.width, r.height]; })
+  .filter(([, width, height]) => Math.min(width, height) < 44)"""
+
+
+def small_targets(page: Any) -> list[Any]:
+    """Highlighted targets and action-bar buttons smaller than 44 px either way."""
+    return list(page.evaluate(SMALL_TARGETS))
+
+
 def refuse_a_click(page: Any) -> None:
     """Click (scrolling to it, as a player would) a board target no legal move starts with."""
     page.locator("#board [data-key]:not(.legal)").last.click()
@@ -48,15 +61,26 @@ def test_prompt_refusal_hint_and_buttons_stay_in_view(
     assert not out_of_view(page, "#turn", "#explain", "#choices button", "#hint")
     # Play on by clicking the board (the page scrolls to each target), the bar staying in view; in
     # Hanbok Runway and Yamataï until move buttons are offered (draws at once, trades after the fleet tile).
-    clicks = 0
-    while clicks < 4 or (game in BUTTON_GAMES and not page.locator("#choices button.choice").count()):
-        assert clicks < 40, "no move button came up"
+    # On the phone every highlighted target must be large enough to tap: Yamataï goes on to its boat spots.
+    clicks, buttons, spots = 0, False, False
+    while clicks < 4 or (game in BUTTON_GAMES and not buttons) or (game == "yamatai" and size == "phone" and not spots):
+        assert clicks < 60, "no move button (or boat spot) came up"
         click_one(page, clicks)
         clicks += 1
         page.wait_for_function(MY_TURN_OR_OVER)
         assert not out_of_view(page, "#turn", "#choices button", "#hint")
+        buttons = buttons or page.locator("#choices button.choice").count() > 0
+        spots = spots or page.locator("#board [data-key^='spot:'].legal").count() > 0
+        if size == "phone":
+            assert not small_targets(page), small_targets(page)
+    while not page.locator("#choices button.choice").count() and game in BUTTON_GAMES:
+        click_one(page, clicks)
+        clicks += 1
+        page.wait_for_function(MY_TURN_OR_OVER)
     page.locator("#board .target").last.scroll_into_view_if_needed()
     assert not out_of_view(page, "#turn", "#choices button", "#hint")
+    if size == "phone":
+        assert not small_targets(page), small_targets(page)
     if size == "phone":
         page.click("#hint")
         hinted = "/bot would play|only move/.test(document.querySelector('#hint-text').textContent)"

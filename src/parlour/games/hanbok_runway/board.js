@@ -63,7 +63,7 @@ function drawQueues(view) {
         s("text", { x: vx + 50, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `+${colour.additional_vp}` })) : null));
   });
   const drawing = svg(width, rowH * 6 + 34, "The six queues of fabric tokens", ...parts);
-  drawing.classList.add("wide");
+  drawing.classList.add("wide", "queues");
   return drawing;
 }
 
@@ -90,7 +90,7 @@ function tableauCards(view, player, own) {
   for (const [style, count] of Object.entries(player.tableau.style)) {
     cards.push((x, y) => {
       const card = [...styleCard(style, x, y), s("text", { x: x + 27, y: y + 68, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
-        s("rect", { class: "hit", x, y, width: 54, height: 72, rx: 6 })];
+        s("rect", { class: "hit", x: x - 2, y: y - 2, width: 58, height: 76, rx: 6 })];
       return own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", { "data-info": `style:${style}` }, s("title", { text: `${style} ×${count}` }), ...card);
     });
   }
@@ -98,7 +98,7 @@ function tableauCards(view, player, own) {
     cards.push((x, y) => {
       const card = [fabricCard(fabric, x, y, 54, 72), s("rect", { x: x + 15, y: y + 56, width: 24, height: 14, rx: 4, fill: "#fff" }),
         s("text", { x: x + 27, y: y + 67, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
-        s("rect", { class: "hit", x, y, width: 54, height: 72, rx: 6 })];
+        s("rect", { class: "hit", x: x - 2, y: y - 2, width: 58, height: 76, rx: 6 })];
       return own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", { "data-info": `fabric:${fabric}` }, s("title", { text: `${fabric} ×${count}` }), ...card);
     });
   }

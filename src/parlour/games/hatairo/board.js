@@ -114,7 +114,7 @@ function drawMat(view, player, context) {
   const palette = [s("rect", { x: 10, y: py + 4, width: 88, height: 42, rx: 8, fill: "#fde9c4", stroke: "#d4a373" }),
     s("text", { x: 54, y: py + 22, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: "Palette" }),
     s("text", { x: 54, y: py + 37, "text-anchor": "middle", "font-size": 11, text: `${player.pigments ?? "?"}/10` }),
-    s("rect", { class: "hit", x: 8, y: py + 2, width: 92, height: 46, rx: 9 })];
+    s("rect", { class: "hit", x: 7, y: py, width: 94, height: 50, rx: 9 })];
   parts.push(own ? target("area:palette", "your palette (gain a flag as a pigment)", ...palette) : s("g", {}, ...palette));
   let px = 118;
   for (const [pigment, count] of Object.entries(player.palette || {})) {

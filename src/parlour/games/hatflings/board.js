@@ -126,7 +126,7 @@ function drawPools(view, seat) {
     const piece = [s("rect", { x, y: 2, width: 64, height: 84, rx: 8, fill: "#fff", stroke: "#d9cfc0" }),
       drawHalfling({ kind }, x, 0, colour, false),
       s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, fill: "#2b2622", text: kind === "normal" ? `normal ${view.general_pool}` : kind }),
-      s("rect", { class: "hit", x: x + 1, y: 3, width: 62, height: 82, rx: 8 })];
+      s("rect", { class: "hit", x: x - 2, y: 1, width: 68, height: 86, rx: 8 })];
     // Only the captain to move picks from a pool, so only their pool carries click targets.
     return seat === view.to_move ? target(`kind:${kind}`, label, ...piece) : s("g", {}, s("title", { text: label }), ...piece);
   });
@@ -141,7 +141,7 @@ function drawSupply(view) {
       s("rect", { x, y: 2, width: 64, height: 84, rx: 8, fill: "#fff", stroke: "#d9cfc0" }),
       drawObject(kind, x, 0),
       s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, text: `${kind} ×${count}` }),
-      s("rect", { class: "hit", x: x + 1, y: 3, width: 62, height: 82, rx: 8 }));
+      s("rect", { class: "hit", x: x - 2, y: 1, width: 68, height: 86, rx: 8 }));
   });
   return svg(70 * objects.length + 10, 90, "Scenery still to place", ...parts);
 }

@@ -76,11 +76,11 @@ function drawBoard(view) {
     // The boat placed last is the end of this turn's chain: the next boat goes next to it (R42).
     if (spot.id === lastPlaced) piece.push(s("circle", { cx, cy, r: 15, fill: "none", stroke: "#e8590c", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
     if (boat) piece.push(s("path", { d: `M${cx - 11} ${cy - 2} H${cx + 11} L${cx + 6} ${cy + 7} H${cx - 6}Z M${cx} ${cy - 2} V${cy - 12} L${cx + 7} ${cy - 4}Z`, fill: BOAT[boat], stroke: placed.has(spot.id) ? "#fff" : "#222", "stroke-width": placed.has(spot.id) ? 2.5 : 1 }));
-    piece.push(s("circle", { class: "hit", cx, cy, r: 12 }));
+    piece.push(s("circle", { class: "hit", cx, cy, r: 16 })); // 44 px and more on a phone (style.css)
     parts.push(target(`spot:${spot.id}`, `spot ${spot.id}${entries.has(spot.id) ? " (entry)" : ""}${boat ? `: ${boat} boat` : ""}${spot.id === lastPlaced ? ", placed last" : ""}`, ...piece));
   }
   const drawing = svg(width, height, "The archipelago", ...parts);
-  drawing.classList.add("wide");
+  drawing.classList.add("wide", "archipelago");
   return drawing;
 }
 
