@@ -1,0 +1,64 @@
+"""Games installed as distributions: found through the `parlour.games` entry points, and a broken
+one is reported and refused by name without taking the other games down."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from parlour.engine import registry
+from parlour.engine.errors import DataError
+
+ENTRY_POINTS = """[parlour.games]
+crashing = crashing_game:Crashing
+notagame = notagame_module
+hatflings = notagame_module:Impostor
+"""
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A distribution on the path with three bad entry points, as pip would have installed it."""
+    info = tmp_path / "bad_games-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bad-games\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(ENTRY_POINTS)
+    (tmp_path / "crashing_game.py").write_text("raise RuntimeError('the board file is missing')\n")
+    (tmp_path / "notagame_module.py").write_text(
+        "from parlour.games.hatflings import Hatflings\n\nclass Impostor(Hatflings):\n    pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_INSTALLED", {})
+    monkeypatch.setattr(registry, "_BROKEN", {})
+    yield
+    for name in ("crashing_game", "notagame_module"):
+        sys.modules.pop(name, None)
+
+
+@pytest.mark.usefixtures("installed")
+def test_bad_entry_points_are_reported_and_the_games_still_load() -> None:
+    games = registry.game_classes()
+    assert {"hanbok_runway", "hatairo", "hatflings", "yamatai", "pebbles"} <= set(games)
+    assert games["hatflings"].__module__.startswith("parlour.games.hatflings")  # the built-in keeps its name
+    broken = registry.broken_games()
+    assert "RuntimeError: the board file is missing" in broken["crashing"]
+    assert "of bad-games" in broken["crashing"]
+    assert "names neither a Game subclass nor a module with GAME" in broken["notagame"]
+    assert "the name 'hatflings' is taken" in broken["hatflings (duplicate)"]
+    with pytest.raises(DataError, match=r"crashing .* cannot be loaded"):
+        registry.game_class("crashing")
+
+
+@pytest.mark.usefixtures("installed")
+def test_installed_games_leave_out_the_games_registered_by_hand() -> None:
+    from tests.engine.nim import Nim
+
+    registry.register(Nim)
+    assert "nim" in registry.game_classes() and "nim" not in registry.installed_games()
+    assert "pebbles" in registry.installed_games()
