@@ -260,3 +260,23 @@ def test_rule_numbers_in_a_refusal_open_the_rules(server: Server, open_page: Cal
     page.wait_for_selector("#rules-body .rule-found")
     assert page.locator("#rules-dialog").is_visible()
     page.keyboard.press("Escape")
+
+
+PALETTES = """async (game) => {
+  const { palette } = (await import(`/games/${game}/board.js`)).default;
+  const rgb = (hex) => { const h = hex.slice(1); const full = h.length === 3 ? [...h].map((c) => c + c).join("") : h;
+    return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)); };
+  const distance = (a, b) => Math.hypot(...rgb(a).map((v, i) => v - rgb(b)[i]));
+  return Math.min(...palette.players.flatMap((p) => palette.components.map((c) => distance(p, c))));
+}"""
+
+
+@pytest.mark.parametrize("game", ["hatflings", "hanbok_runway", "hatairo", "yamatai"])
+def test_player_colours_are_not_component_colours(server: Server, open_page: Callable[..., Any], game: str) -> None:
+    """No player is drawn in a colour a component has (no "Red pays Red" in one red): each player's
+    colour is at least 55 apart (RGB distance) from every component colour; seats also differ by shape."""
+    page = open_page(server.url + "/")
+    assert page.evaluate(PALETTES, game) >= 55
+    create_from_lobby(page, game, ["random"])
+    shapes = page.eval_on_selector_all("#players .swatch", "nodes => nodes.map((n) => n.className)")
+    assert len(set(shapes)) == len(shapes) >= 2

@@ -8,7 +8,8 @@
 import { h, s, svg, target } from "/js/dom.js";
 
 const INK = { green: "#2e8b57", red: "#c0392b", blue: "#2a6fdb", orange: "#e67e22", black: "#2b2b2b", pink: "#e75480" };
-const SEAT_COLOURS = ["#1f6f8b", "#b5651d"];
+// Designers' colours are none of the six fabric colours (a player is never read as a colour to earn).
+const SEAT_COLOURS = ["#1f6f8b", "#7b4f9d"];
 
 function shape(style, x, y, size, fill = "#fff") {
   const c = x + size / 2;
@@ -135,6 +136,9 @@ function drawDesigner(view, player, context) {
 }
 
 export default {
+  /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
+  palette: { players: SEAT_COLOURS, components: Object.values(INK) },
+
   colour(view, seat) {
     return SEAT_COLOURS[seat];
   },

@@ -11,7 +11,8 @@ import { call, gameData } from "/js/api.js";
 import { h, s, svg, target } from "/js/dom.js";
 
 const PIGMENT = { Red: "#d62828", Orange: "#f77f00", Yellow: "#fcbf49", Green: "#2a9d8f", Cyan: "#4cc9f0", Blue: "#1d4ed8", Black: "#222", Others: "#b5838d" };
-const SEATS = { Red: "#d62828", Yellow: "#e0a100", Blue: "#1d4ed8", Green: "#2a9d8f" };
+// A player's colour is drawn in a deep tone no pigment has, so "Red pays Red" never shows one colour twice.
+const SEATS = { Red: "#7a1c2e", Yellow: "#7a5c00", Blue: "#0f2a5c", Green: "#1f6b2e" };
 const CARD_W = 96;
 const CARD_H = 66;
 let FLAGS = {};
@@ -149,6 +150,9 @@ function drawHand(player) {
 }
 
 export default {
+  /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
+  palette: { players: Object.values(SEATS), components: Object.values(PIGMENT) },
+
   async prepare(summary) {
     const [rows, codes, images] = await Promise.all([gameData(summary.game, "flags.csv"), gameData(summary.game, "flag_codes.csv"), call("/flags/index.json")]);
     FLAGS = Object.fromEntries(rows.map((row) => [row.name, row]));

@@ -158,6 +158,9 @@ function repetitionNote(view) {
 }
 
 export default {
+  /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
+  palette: { players: Object.values(HAT), components: Object.values(OBJECT_COLOUR) },
+
   prepare(summary) {
     const limit = summary.options && summary.options.repetition_limit;
     REPETITION_LIMIT = typeof limit === "number" ? limit : 3;

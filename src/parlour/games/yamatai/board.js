@@ -13,7 +13,8 @@ import { h, s, svg, target } from "/js/dom.js";
 const UNIT = 46;
 const BOAT = { bamboo: "#5aa832", wood: "#8b5a2b", stone: "#555", clay: "#c8553d", gold: "#e0b000" };
 const CULTURE = { orange: "#f08c00", green: "#37b24d", violet: "#7048e8", blue: "#1c7ed6", beige: "#d8c3a5", pink: "#e64980" };
-const PLAYER = { blue: "#1c7ed6", orange: "#f76707", purple: "#862e9c", grey: "#6c757d" };
+// Players' colours are deep tones of their names that no culture token or boat has.
+const PLAYER = { blue: "#1b2f6b", orange: "#b34700", purple: "#4b1d5e", grey: "#2f3437" };
 const RESOURCES = ["bamboo", "wood", "stone", "clay", "gold"];
 let BOARD = null;
 let TILES = {};
@@ -74,7 +75,7 @@ function drawBoard(view) {
     const boat = view.boats[spot.id];
     const piece = [s("circle", { cx, cy, r: 9, fill: entries.has(spot.id) ? "#fff3bf" : "#e7f5ff", stroke: "#4dabf7", "stroke-width": 1.5 })];
     // The boat placed last is the end of this turn's chain: the next boat goes next to it (R42).
-    if (spot.id === lastPlaced) piece.push(s("circle", { cx, cy, r: 15, fill: "none", stroke: "#e8590c", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
+    if (spot.id === lastPlaced) piece.push(s("circle", { cx, cy, r: 15, fill: "none", stroke: "#5f3dc4", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
     if (boat) piece.push(s("path", { d: `M${cx - 11} ${cy - 2} H${cx + 11} L${cx + 6} ${cy + 7} H${cx - 6}Z M${cx} ${cy - 2} V${cy - 12} L${cx + 7} ${cy - 4}Z`, fill: BOAT[boat], stroke: placed.has(spot.id) ? "#fff" : "#222", "stroke-width": placed.has(spot.id) ? 2.5 : 1 }));
     piece.push(s("circle", { class: "hit", cx, cy, r: 16 })); // 44 px and more on a phone (style.css)
     parts.push(target(`spot:${spot.id}`, `spot ${spot.id}${entries.has(spot.id) ? " (entry)" : ""}${boat ? `: ${boat} boat` : ""}${spot.id === lastPlaced ? ", placed last" : ""}`, ...piece));
@@ -183,6 +184,9 @@ function powerNote(view, context) {
 }
 
 export default {
+  /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
+  palette: { players: Object.values(PLAYER), components: [...Object.values(CULTURE), ...Object.values(BOAT)] },
+
   async prepare(summary) {
     const [board, tiles, fleet, prices] = await Promise.all([gameData(summary.game, "board.toml"), gameData(summary.game, "building_tiles.csv"), gameData(summary.game, "fleet_tiles.csv"), gameData(summary.game, "trade_prices.csv")]);
     PRICES = Object.fromEntries(prices.map((row) => [row.resource, row]));

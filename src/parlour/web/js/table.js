@@ -319,7 +319,7 @@ class TablePage {
     if (focused && mine) this.focusNext();
     this.renderMoves();
     clear(this.players).append(h("h2", {}, "Players"), h("ul", {}, ...seats.map((seat, i) =>
-      h("li", { class: i === message.to_move ? "to-move" : "" }, h("span", { class: "swatch", style: `background:${(this.module.colour && this.module.colour(message.view, i)) || COLOURS[i]}` }), seatName(seats, i), ratingText(this.summary, i), i === this.seat ? " — you" : ""))));
+      h("li", { class: i === message.to_move ? "to-move" : "" }, h("span", { class: `swatch shape-${i % 4}`, style: `background:${(this.module.colour && this.module.colour(message.view, i)) || COLOURS[i]}` }), seatName(seats, i), ratingText(this.summary, i), i === this.seat ? " — you" : ""))));
     if (message.result) {
       this.result.hidden = false;
       clear(this.result).append(scoreTable(message.result, seats, { seat: this.seat, tiebreak: this.words.tiebreak }), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
