@@ -69,14 +69,17 @@ def test_the_command_line_plays_and_simulates_it(tmp_path: Path) -> None:
     assert json.loads(simulated.stdout)["games"] == 4
 
 
-def test_the_arena_counts_its_moves_with_the_generic_features() -> None:
-    from parlour.arena.extras import GENERIC_QUESTION, question
+def test_the_arena_asks_the_game_for_its_own_features() -> None:
+    from parlour.arena.extras import question
     from parlour.arena.match import play
     from parlour.arena.tournament import plan
 
     record = play(plan("pebbles", "random,random", 1, seed=5), 0)
-    taken = sum(value for seat in record["arena"]["features"] for value in seat.values())
-    assert taken == len(record["actions"]) and question("pebbles") == GENERIC_QUESTION
+    seats = record["arena"]["features"]
+    assert sum(seat["move: take"] for seat in seats) == len(record["actions"])
+    heap = game_class("pebbles")().new_state(seed=record["seed"]).heap
+    assert sum(seat["pebbles taken"] for seat in seats) == heap  # from parlour_pebbles/features.py
+    assert question("pebbles") == "Pebbles taken: does taking more win?"
 
 
 @pytest.fixture
