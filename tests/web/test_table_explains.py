@@ -280,3 +280,11 @@ def test_player_colours_are_not_component_colours(server: Server, open_page: Cal
     create_from_lobby(page, game, ["random"])
     shapes = page.eval_on_selector_all("#players .swatch", "nodes => nodes.map((n) => n.className)")
     assert len(set(shapes)) == len(shapes) >= 2
+
+
+@pytest.mark.parametrize("game", ["hatflings", "hanbok_runway", "hatairo", "yamatai"])
+def test_no_source_paths_in_the_rules_and_the_component_texts(server: Server, game: str) -> None:
+    rules = server.http.get(f"/api/games/{game}/rules").text
+    assert "src/parlour" not in rules
+    texts = server.http.get(f"/api/games/{game}/components").json()["kinds"]
+    assert not [text for kind in texts.values() for text in kind.values() if "rules.md" in text or ".csv" in text]
