@@ -33,7 +33,8 @@ def main(wheel: str) -> int:
     if len(rules) < 4:
         print(f"{wheel} carries the rules of only {len(rules)} games", file=sys.stderr)
         return 1
-    print(f"test-package: the wheel carries all {len(expected())} package data files, {len(rules)} rules pages among them")
+    carried_data = len(expected())
+    print(f"test-package: the wheel carries all {carried_data} package data files, {len(rules)} rules pages among them")
     return 0
 
 
