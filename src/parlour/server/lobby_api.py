@@ -17,9 +17,9 @@ from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
 from parlour.server.quotas import client_address
 from parlour.server.ratings import ratings_of
-from parlour.server.rematch import rematch_of
+from parlour.server.rematch import rematches_of
 from parlour.server.requests import Strict, base_url, hub_of, invite
-from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable
+from parlour.server.table import FINISHED, OPEN, RUNNING
 from parlour.server.timers import BOT, TURN_BASED, Mode, OnTimeout, timers_of
 
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
@@ -120,17 +120,9 @@ async def list_tables(
     wanted = {status} if status else {OPEN, RUNNING}
     listed = await hub_of(request).lobby(wanted, FINISHED_LISTED)
     base = base_url(request)
-    ratings = ratings_of(request)
-    beside = await ratings.beside(listed)
-    return [
-        {
-            **summary,
-            "invite_url": f"{base}/invite/{summary['id']}",
-            "rated": ratings.is_rated(summary["id"]),
-            "ratings": beside[summary["id"]],
-        }
-        for summary in listed
-    ]
+    return await _shown_all(
+        request, [{**summary, "invite_url": f"{base}/invite/{summary['id']}"} for summary in listed]
+    )
 
 
 @router.post("/api/tables", status_code=201, tags=["lobby"])
@@ -146,28 +138,35 @@ async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         await timers.open(table, body.move_seconds, body.on_timeout or BOT)
     if body.rated:
         await ratings.open(table)
-    return await _shown(request, table.summary(invite(request, table)), table)
+    return await _shown(request, table.summary(invite(request, table)))
 
 
-async def _shown(request: Request, summary: dict[str, Any], table: LiveTable | None) -> dict[str, Any]:
-    """A table summary with its clock, whether it is rated, and its players' ratings."""
-    ratings = ratings_of(request)
-    clock = timers_of(request).clock_json(table) if table is not None else None
-    beside = (await ratings.beside([summary]))[summary["id"]]
-    offered = await rematch_of(request, summary["id"]) if summary["status"] == FINISHED else None
-    return {
-        **summary,
-        "clock": clock,
-        "rated": ratings.is_rated(summary["id"]),
-        "ratings": beside,
-        "rematch": offered,
-    }
+async def _shown(request: Request, summary: dict[str, Any]) -> dict[str, Any]:
+    return (await _shown_all(request, [summary]))[0]
+
+
+async def _shown_all(request: Request, summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table summaries with their clocks, whether they are rated, their players' ratings and
+    their rematches."""
+    ratings, timers = ratings_of(request), timers_of(request)
+    beside = await ratings.beside(summaries)
+    offered = await rematches_of(request, summaries)
+    return [
+        {
+            **summary,
+            "clock": timers.summary_clock(summary),
+            "rated": ratings.is_rated(summary["id"]),
+            "ratings": beside[summary["id"]],
+            "rematch": offered.get(summary["id"]),
+        }
+        for summary in summaries
+    ]
 
 
 @router.get("/api/tables/{table_id}", tags=["lobby"])
 async def get_table(request: Request, table_id: str) -> dict[str, Any]:
     table = await hub_of(request).table(table_id)
-    return await _shown(request, table.summary(invite(request, table)), table)
+    return await _shown(request, table.summary(invite(request, table)))
 
 
 @router.post("/api/tables/{table_id}/join", tags=["lobby"])

@@ -56,6 +56,16 @@ class RematchStore:
             mode, seconds, on_timeout, rated, rematch_id = found
             return Setup(mode or "live", seconds, on_timeout, bool(rated), rematch_id)
 
+    def rematches(self, table_ids: list[str]) -> dict[str, str]:
+        """The rematch of each of these tables that has one."""
+        if not table_ids:
+            return {}
+        chosen = select(TableRow.id, TableRow.rematch_id).where(
+            TableRow.id.in_(table_ids), TableRow.rematch_id.is_not(None)
+        )
+        with Session(self.engine) as session:
+            return {table_id: rematch_id for table_id, rematch_id in session.execute(chosen) if rematch_id}
+
     def set_rematch(self, table_id: str, rematch_id: str) -> None:
         with Session(self.engine) as session, session.begin():
             session.execute(update(TableRow).where(TableRow.id == table_id).values(rematch_id=rematch_id))
@@ -65,9 +75,11 @@ def store_of(request: Request) -> RematchStore:
     return RematchStore(hub_of(request).store.engine)
 
 
-async def rematch_of(request: Request, table_id: str) -> str | None:
-    setup = await hub_of(request)._db(store_of(request).setup, table_id)
-    return None if setup is None else setup.rematch_id
+async def rematches_of(request: Request, summaries: list[dict[str, Any]]) -> dict[str, str]:
+    """The rematches of the finished tables among these summaries."""
+    finished = [summary["id"] for summary in summaries if summary["status"] == FINISHED]
+    found: dict[str, str] = await hub_of(request)._db(store_of(request).rematches, finished)
+    return found
 
 
 def _seats(table: LiveTable) -> list[str]:

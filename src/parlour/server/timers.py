@@ -60,10 +60,10 @@ class Clock:
     version: int | None = None  # the table's version when the deadline was set
     seen: tuple[int, str] | None = None  # the (version, status) the deadline was worked out for
 
-    def to_json(self, table: LiveTable) -> dict[str, Any]:
+    def to_json(self, version: int, to_move: int) -> dict[str, Any]:
         # A deadline belongs to the turn it was set for: just after a move, until the watch sets
         # the next one, no clock runs.
-        deadline = self.deadline if self.version == table.version else None
+        deadline = self.deadline if self.version == version else None
         left = None if deadline is None else max(0.0, (deadline - now()).total_seconds())
         return {
             "mode": TURN_BASED,
@@ -71,7 +71,7 @@ class Clock:
             "on_timeout": self.on_timeout,
             "deadline": deadline.isoformat() if deadline else None,
             "seconds_left": left,
-            "to_move": table.state.current_player() if deadline else None,
+            "to_move": to_move if deadline else None,
         }
 
 
@@ -159,7 +159,12 @@ class Timers:
 
     def clock_json(self, table: LiveTable) -> dict[str, Any] | None:
         clock = self.clocks.get(table.id)
-        return None if clock is None else clock.to_json(table)
+        return None if clock is None else clock.to_json(table.version, table.state.current_player())
+
+    def summary_clock(self, summary: dict[str, Any]) -> dict[str, Any] | None:
+        """The clock of a table from its lobby summary (the table itself may be out of memory)."""
+        clock = self.clocks.get(summary["id"])
+        return None if clock is None else clock.to_json(summary["version"], summary["to_move"])
 
     # --- the watch ----------------------------------------------------------------------------
 
