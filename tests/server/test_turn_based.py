@@ -61,9 +61,14 @@ def test_a_table_is_opened_with_a_sound_mode(server: LiveServer, extra: dict[str
 
 
 def test_unknown_mode_and_timeout_are_refused(server: LiveServer) -> None:
-    for extra in ({"mode": "blitz"}, {"mode": "turn_based", "move_seconds": 3600, "on_timeout": "pass"}):
+    cases = [
+        ({"mode": "blitz"}, "mode: Input should be 'live' or 'turn_based'"),
+        ({"mode": "turn_based", "move_seconds": 3600, "on_timeout": "pass"}, "Input should be 'bot' or 'forfeit'"),
+    ]
+    for extra, said in cases:
         response = server.http.post("/api/tables", json={"game": "nim", "seats": ["human", "human"], **extra})
         assert response.status_code == 422 and response.json()["error"]["code"] == "bad_request"
+        assert said in response.json()["error"]["message"]
 
 
 def test_a_live_table_has_no_clock(server: LiveServer) -> None:
