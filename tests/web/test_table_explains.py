@@ -158,6 +158,10 @@ def test_no_seat_numbers_and_the_end_in_the_players_terms(
         clicks += 1
     text = page.inner_text("main")
     assert not SEAT_NUMBER.search(text), SEAT_NUMBER.search(text)
+    # No engine keys (move_boat, swap_boats) and no bare tile codes in the log: names say what they are.
+    log = page.inner_text("#log")
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", log), re.search(r"\b[a-z]+_[a-z_]+\b", log)
+    assert not re.search(r"\b[BP]\d\d\b(?! \()", log), re.search(r"\b[BP]\d\d\b(?! \()", log)
     heading = page.inner_text("#scores h2")
     assert heading.startswith(("You won", "You lost", "Shared win")), heading
     assert "You" in page.inner_text("#scores thead")
@@ -288,3 +292,28 @@ def test_no_source_paths_in_the_rules_and_the_component_texts(server: Server, ga
     assert "src/parlour" not in rules
     texts = server.http.get(f"/api/games/{game}/components").json()["kinds"]
     assert not [text for kind in texts.values() for text in kind.values() if "rules.md" in text or ".csv" in text]
+
+
+DRAW_SETS = """async (sets) => {
+  const module = (await import("/games/hanbok_runway/board.js")).default;
+  const table = new URLSearchParams(location.search).get("table");
+  const summary = await (await fetch(`/api/tables/${table}`)).json();
+  await module.prepare(summary);
+  const view = (await (await fetch(`/api/tables/${table}/state`)).json()).view;
+  view.players[0].sets = sets;
+  const names = summary.seats.map(() => "someone");
+  return module.draw(view, { seat: 0, seats: summary.seats, names, colours: [], toMove: view.to_move }).textContent;
+}"""
+
+
+def test_hanbok_sets_show_what_their_token_counts(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hanbok_runway", ["random"])
+    token = {"colour": "green", "position": 1, "value": -3, "face_up": True}
+    sets = [
+        {"style": style, "fabric": "green/red", "token": token} for style in ("triangle", "bell", "trapezoid", "oval")
+    ]
+    text = page.evaluate(DRAW_SETS, sets)
+    # −3 with a triangle counts −1, with a bell +3, with a trapezoid −6; an oval leaves it as it is.
+    assert "= -1" in text and "= +3" in text and "= -6" in text
+    assert text.count("= ") == 3

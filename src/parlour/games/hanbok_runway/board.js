@@ -5,10 +5,23 @@
 // Clicks: a style symbol of your tableau, then a fabric card, then the queue whose colour you earn;
 // a token to peek at or flip; a style symbol to discard. Drawing and passing are buttons.
 
+import { gameData } from "/js/api.js";
 import { h, s, svg, target } from "/js/dom.js";
 
 const INK = { green: "#2e8b57", red: "#c0392b", blue: "#2a6fdb", orange: "#e67e22", black: "#2b2b2b", pink: "#e75480" };
 // Designers' colours are none of the six fabric colours (a player is never read as a colour to earn).
+// The style effects' numbers, from the game's config.toml (R13, R14).
+let CONFIG = { triangle_bonus: 2, trapezoid_factor: 2 };
+
+/** What an earned token counts at scoring once its set's style has acted on it (null: not known yet). */
+function counts(style, value) {
+  if (value === null || value === undefined) return null;
+  if (style === "triangle") return value + Number(CONFIG.triangle_bonus);
+  if (style === "bell") return Math.abs(value);
+  if (style === "trapezoid") return value * Number(CONFIG.trapezoid_factor);
+  return value;
+}
+
 const SEAT_COLOURS = ["#1f6f8b", "#7b4f9d"];
 
 function shape(style, x, y, size, fill = "#fff") {
@@ -130,12 +143,18 @@ function drawDesigner(view, player, context) {
       s("rect", { x: sx, y: sy, width: 34, height: 46, rx: 4, fill: "#fffaf0", stroke: "#c9b99f" }), shape(set.style, sx + 3, sy + 6, 28),
       fabricCard(set.fabric, sx + 36, sy, 34, 46)));
     parts.push(token(set.token, sx + 35, sy + 62, 15, view.viewer));
+    const worth = counts(set.style, set.token.value);
+    if (worth !== null && worth !== set.token.value) parts.push(s("text", { x: sx + 54, y: sy + 66, "font-size": 11, "font-weight": 700, fill: "#2b2622", text: `= ${worth > 0 ? "+" : ""}${worth}` }, s("title", { text: `counts ${worth} at scoring after the ${set.style}` })));
   });
   const height = top + 6 + Math.max(1, Math.ceil(player.sets.length / SETS_PER_ROW)) * 88;
   return svg(WIDTH, height, `${context.names[player.seat]}'s tableau and sets`, ...parts);
 }
 
 export default {
+  async prepare(summary) {
+    CONFIG = await gameData(summary.game, "config.toml");
+  },
+
   /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
   palette: { players: SEAT_COLOURS, components: Object.values(INK) },
 

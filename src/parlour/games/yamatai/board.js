@@ -199,12 +199,22 @@ export default {
     return PLAYER[view.mats[seat].colour];
   },
 
+  /** The engine's words with names for its codes: a building tile by its kind and PP, an island and a
+   * spot called so, a fleet power by what it does (not its key, as in "fleet tile 6: move_boat"). */
+  phrase(text) {
+    return text
+      .replace(/(fleet tile (\d+)): [a-z]+(?:_[a-z]+)+/g, (words, head, n) => (FLEET[Number(n)] ? `${head} (${FLEET[Number(n)].power_text.replace(/\s*\(see rules\.md[^)]*\)/, "")})` : words))
+      .replace(/\b([BP]\d\d)\b/g, (code) => (TILES[code] ? `${code} (${TILES[code].type === "standard" ? "standard building" : TILES[code].type}, ${TILES[code].pp} PP)` : code))
+      .replace(/(?<!island )\b(I\d\d)\b/g, "island $1")
+      .replace(/(?<!spot )\b(S\d\d\d)\b/g, "spot $1");
+  },
+
   /** A move button's words: a trade says its price (the mat's prices, trade_prices.csv). */
   label(action) {
     const price = PRICES[action.resource];
     if (action.kind === "buy" && price) return `Buy ${action.resource} · ${price.buy_price} coins`;
     if (action.kind === "sell" && price) return `Sell ${action.resource} · +${price.sell_price} coin${price.sell_price === "1" ? "" : "s"}`;
-    return action.label;
+    return this.phrase(action.label);
   },
 
   draw(view, context) {

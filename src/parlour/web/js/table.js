@@ -25,12 +25,12 @@ export function seatName(seats, index) {
 }
 
 /** One log entry: who moved, what (when they may know), and what happened, in words. */
-export function logEntry(seats, step) {
+export function logEntry(seats, step, phrase = (text) => text) {
   const who = step.actor >= 0 ? seatName(seats, step.actor) : "the game";
   const names = seatNames(seats);
-  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map((text) => nameSeats(text, names));
+  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map((text) => phrase(nameSeats(text, names)));
   // A move whose words are its seat's until the end and that told the others nothing is still listed, so none seems lost.
-  const item = h("li", {}, h("strong", {}, who), step.label ? `: ${step.label}` : texts.length ? " moved" : " moved (no public details)");
+  const item = h("li", {}, h("strong", {}, who), step.label ? `: ${phrase(step.label)}` : texts.length ? " moved" : " moved (no public details)");
   if (texts.length) item.append(h("ul", {}, ...texts.map((t) => h("li", {}, t))));
   return item;
 }
@@ -47,8 +47,8 @@ function accessible(board) {
 }
 
 /** The hint in a player's words: the move, and how sure the bot is of it. */
-function hintWords(answer) {
-  const move = answer.action.label;
+function hintWords(answer, phrase) {
+  const move = phrase(answer.action.label);
   const share = /in (\d+)% of/.exec(answer.text || "");
   if (!share) return `The only move you can play: ${move}. It is marked on the board.`;
   return `The bot would play: ${move} (marked on the board). It chose this move in ${share[1]}% of its simulations.`;
@@ -109,6 +109,8 @@ class TablePage {
   constructor(app, summary, held, module, words) {
     this.app = app;
     this.words = words;
+    // The game's words for its own codes (Yamataï's B06, I14, S037), in the log and on buttons.
+    this.phrase = module.phrase ? (text) => module.phrase(text) : (text) => text;
     this.summary = summary;
     this.held = held;
     this.module = module;
@@ -190,7 +192,7 @@ class TablePage {
   async loadLog() {
     try {
       const log = await call(`/api/tables/${this.summary.id}/log`, { token: this.held && this.held.token });
-      clear(this.log).append(...log.steps.map((step) => logEntry(this.seats(), step)));
+      clear(this.log).append(...log.steps.map((step) => logEntry(this.seats(), step, this.phrase)));
       // Opened or reloaded after the rival's turn: that turn is marked from the log, as it would have been live.
       if (this.turnActor === undefined) this.markFromLog(log.steps);
       for (const [version, entry] of this.waiting) if (version > log.version) this.log.append(entry);
@@ -243,7 +245,7 @@ class TablePage {
     if (message.version < this.version) return;
     if (message.type === "update") {
       this.markTurn(message);
-      const entry = logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events });
+      const entry = logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events }, this.phrase);
       // Until the earlier log has arrived, moves wait in order so that none is shown twice or lost.
       if (this.loggedUpTo === undefined) this.waiting.push([message.version, entry]);
       else if (message.version > this.loggedUpTo) this.appendLog(entry);
@@ -476,7 +478,7 @@ class TablePage {
     this.picker.reset([]);
     this.decorate();
     this.renderMoves();
-    this.status.textContent = `Playing: ${action.label}…`;
+    this.status.textContent = `Playing: ${this.phrase(action.label)}…`;
     this.status.classList.remove("mine");
   }
 
@@ -491,7 +493,7 @@ class TablePage {
     this.hintText.textContent = "Thinking…";
     try {
       const answer = await call(`/api/tables/${this.summary.id}/hint`, { method: "POST", token: this.held.token });
-      this.hintText.textContent = hintWords(answer);
+      this.hintText.textContent = hintWords(answer, this.phrase);
       this.moveSelect.value = String(answer.action.id);
       this.hinted = answer.action;
       this.markHint();
