@@ -125,7 +125,7 @@ function drawPools(view, seat) {
     const label = kind === "normal" ? `normal halfling (${view.general_pool} in the general pool)` : `${kind} halfling`;
     const piece = [s("rect", { x, y: 2, width: 64, height: 84, rx: 8, fill: "#fff", stroke: "#d9cfc0" }),
       drawHalfling({ kind }, x, 0, colour, false),
-      s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, fill: "#2b2622", text: kind === "normal" ? `normal ${view.general_pool}` : kind }),
+      s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, fill: "#2b2622", text: kind === "normal" ? `shared ×${view.general_pool}` : kind }),
       s("rect", { class: "hit", x: x - 2, y: 1, width: 68, height: 86, rx: 8 })];
     // Only the captain to move picks from a pool, so only their pool carries click targets.
     return seat === view.to_move ? target(`kind:${kind}`, label, ...piece) : s("g", {}, s("title", { text: label }), ...piece);
@@ -176,7 +176,9 @@ export default {
     const info = h("div", { class: "hatflings-info" },
       h("p", { class: "muted" }, `Phase: ${view.phase} · turns played ${view.turns_played} · puddles in supply ${view.puddle_supply}` + (view.end ? ` · ${view.end}` : "")),
       h("ul", {}, ...stats.map((t) => h("li", {}, t))));
-    const pools = h("div", { class: "strip" }, ...[0, 1].map((seat) => drawPools(view, seat)));
+    // Each captain's pool under its owner's name; the normal halflings come from the shared general pool.
+    const pools = h("div", { class: "strip pools" }, ...[0, 1].map((seat) => h("figure", { class: "pool" },
+      h("figcaption", {}, `${context.names[seat]}'s halflings (${view.colours[seat]})`), drawPools(view, seat))));
     const supply = view.objects_in_supply && (view.phase === "scene") ? h("div", { class: "strip" }, h("strong", {}, "Scenery to place:"), drawSupply(view)) : null;
     return h("div", { class: "hatflings" }, repetitionNote(view), h("div", { style: "max-width:560px;margin:auto" }, drawFloor(view)), supply, pools, info);
   },
@@ -213,7 +215,8 @@ export default {
     if (kinds.has("pig setup")) return "choose the pig's starting square.";
     if (kinds.has("puddle")) return "choose where the clumsy halfling's puddle goes.";
     if (kinds.has("pig")) return "move the pig: choose its square.";
-    return "pick a halfling from your pool and a square, or one of your halflings to jump with.";
+    const greedy = kinds.has("greedy") ? " Your greedy halfling can also push a line: click it on the floor, then a push direction." : "";
+    return "pick a halfling from your pool and a square, or one of your halflings to jump with." + greedy;
   },
 
   /** The action a wrong click most likely meant, so the server can name the rule that forbids it. */
