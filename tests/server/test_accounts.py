@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, inspect, select, text
 
 from parlour.server.settings import database_url
 
-from .conftest import LiveServer
+from .conftest import LiveServer, wait_until
 
 # Argon2 at a test's cost: the real cost is the settings' default (docs/server.md).
 FAST_HASH = {"password_time_cost": 1, "password_memory_kib": 1024}
@@ -338,3 +338,17 @@ def test_a_session_lasts_session_days(serve: Callable[..., LiveServer]) -> None:
             connection.execute(text("UPDATE user_sessions SET expires_at = :past"), {"past": past})
         engine.dispose()
         assert not signed_in(alice)  # an expired session signs nobody in, whatever the cookie says
+
+
+def test_sign_in_buckets_are_forgotten_once_full(serve: Callable[..., LiveServer]) -> None:
+    from parlour.server.app import prune_buckets
+
+    server = serve(signin_rate=1000.0, signin_client_rate=1000.0, **FAST_HASH)
+    with browser(server) as mallory:
+        for name in ("ann", "ben", "cat"):
+            assert sign_in(mallory, name, "guess guess").status_code == 401
+    accounts = server.app.state.accounts
+    assert set(accounts.by_account.buckets) == {"ann", "ben", "cat"}
+    wait_until(lambda: all(bucket.full for bucket in accounts.by_account.buckets.values()))
+    prune_buckets(server.app)
+    assert accounts.by_account.buckets == {} and accounts.by_client.buckets == {}

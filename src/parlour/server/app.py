@@ -7,6 +7,7 @@ Each router (lobby_api, play_api, accounts, client_api) finds the hub and the se
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -86,6 +87,22 @@ def _add_web_client(app: FastAPI, settings: Settings) -> None:
         return {"name": "parlour", "api": "/docs", "openapi": "/openapi.json"}
 
 
+# How often the rate buckets of accounts and chat forget the keys that are back to full.
+PRUNE_SECONDS = 30.0
+
+
+def prune_buckets(app: FastAPI) -> None:
+    """Forget full buckets (sign-in attempts, chat), so their memory follows recent use only."""
+    for buckets in (app.state.accounts.by_account, app.state.accounts.by_client, app.state.chat.by_seat):
+        buckets.prune()
+
+
+async def _prune_now_and_then(app: FastAPI) -> None:
+    while True:
+        await asyncio.sleep(PRUNE_SECONDS)
+        prune_buckets(app)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -100,9 +117,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.timers.start()
         app.state.ratings = ratings.Ratings(settings, hub)
         await app.state.ratings.start()
+        pruning = asyncio.create_task(_prune_now_and_then(app))
         try:
             yield
         finally:
+            pruning.cancel()
             await app.state.ratings.stop()
             await app.state.timers.stop()
             await hub.stop()
