@@ -49,9 +49,11 @@ unit: system install
 test-package: install
 	bash scripts/test-package.sh
 
-# The inner loop: everything but the slow, browser and PostgreSQL tests, on two workers.
+# The inner loop: everything but the slow, browser and PostgreSQL tests, on two workers (the
+# folders of only such tests are not even collected).
+FAST := -m "not slow and not browser and not postgres" --ignore=tests/web --ignore=tests/server --ignore=tests/arena
 test-fast: install
-	$(BIN)/python -m pytest -n 2 -q -m "not slow and not browser and not postgres"
+	$(BIN)/python -m pytest -n 2 -q $(FAST)
 
 test: lint typecheck test-package unit
 
