@@ -317,3 +317,20 @@ def test_hanbok_sets_show_what_their_token_counts(server: Server, open_page: Cal
     # −3 with a triangle counts −1, with a bell +3, with a trapezoid −6; an oval leaves it as it is.
     assert "= -1" in text and "= +3" in text and "= -6" in text
     assert text.count("= ") == 3
+
+
+def test_hatairo_cards_show_real_flags(server: Server, open_page: Callable[..., Any]) -> None:
+    """The flag-icons SVGs (npm, fetched by `make install`) by ISO code; bad or unknown codes are refused."""
+    assert server.http.get("/flags/index.json").json()["available"] is True
+    image = server.http.get("/flags/fr.svg")
+    assert image.status_code == 200 and image.headers["content-type"].startswith("image/svg+xml")
+    assert server.http.get("/flags/FR.svg").json()["error"]["code"] == "bad_flag"
+    assert server.http.get("/flags/../x.svg").status_code == 404
+    assert server.http.get("/flags/zz.svg").json()["error"]["code"] == "no_flag"
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hatairo", ["random"])
+    hrefs = page.eval_on_selector_all("#board image", "nodes => nodes.map((n) => n.getAttribute('href'))")
+    assert len(hrefs) >= 9 and all(re.fullmatch(r"/flags/[a-z]{2}(-[a-z]+)?\.svg", href) for href in hrefs)
+    # Each card's flag is its own country's (flag_codes.csv): Austria's card shows at/
+    codes = {row["name"]: row["iso_code"] for row in server.http.get("/api/games/hatairo/data/flag_codes.csv").json()}
+    assert len(codes) == 208 and codes["Austria"] == "at" and codes["United States"] == "us"
