@@ -3,27 +3,12 @@
 // the leaderboards at /?ratings=GAME.
 
 import { showAccount, showNav } from "./account.js";
-import { call } from "./api.js";
 import { showMyGames, showProfile } from "./games_page.js";
 import { clear, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
-import { markdown } from "./markdown.js";
 import { showRatings } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
-
-/** Open the rules of a game in the dialog (one click from every page). */
-export async function openRules(game) {
-  const dialog = document.getElementById("rules-dialog");
-  const body = document.getElementById("rules-body");
-  body.innerHTML = "<p class='muted'>Loading the rules…</p>";
-  dialog.showModal();
-  try {
-    body.innerHTML = markdown(await call(`/api/games/${game}/rules`));
-  } catch (error) {
-    clear(body).append(h("p", { class: "error" }, error.message));
-  }
-}
 
 function route() {
   const params = new URLSearchParams(location.search);

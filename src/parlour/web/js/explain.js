@@ -4,7 +4,7 @@
 
 import { call } from "./api.js";
 import { h, s } from "./dom.js";
-import { openRules } from "./app.js";
+import { openRules } from "./rules.js";
 
 const glossaries = new Map();
 

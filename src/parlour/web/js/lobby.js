@@ -4,7 +4,7 @@
 import { account } from "./account.js";
 import { call, games, saveSeat } from "./api.js";
 import { clear, h } from "./dom.js";
-import { openRules } from "./app.js";
+import { openRules } from "./rules.js";
 import { modeFields } from "./clock.js";
 import { noteDeal } from "./deal.js";
 import { ratingText } from "./ratings.js";

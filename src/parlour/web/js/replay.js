@@ -2,7 +2,7 @@
 
 import { call } from "./api.js";
 import { clear, h } from "./dom.js";
-import { openRules } from "./app.js";
+import { openRules } from "./rules.js";
 import { showDeal } from "./deal.js";
 import { loadModule } from "./games/index.js";
 import { logEntry, seatName } from "./table.js";
