@@ -8,7 +8,7 @@ import { ClockLine } from "./clock.js";
 import { ratingText } from "./ratings.js";
 import { RematchBox } from "./rematch.js";
 import { cap, clear, h } from "./dom.js";
-import { openRules } from "./app.js";
+import { openRules } from "./rules.js";
 import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
 import { TurnAlerts } from "./alerts.js";
 import { annotate, glossary, nameSeats, seatNames, withRuleLinks } from "./explain.js";
