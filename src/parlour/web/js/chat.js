@@ -17,8 +17,8 @@ export class ChatPanel {
     this.form = h("form", { class: "chat-form", id: "chat-form", hidden: true }, this.text, h("button", { type: "submit" }, "Send"));
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
-      if (this.text.value.trim()) this.send(this.text.value);
-      this.text.value = "";
+      // A message that could not be sent (the connection is down) stays in the box to send again.
+      if (this.text.value.trim() && this.send(this.text.value) !== false) this.text.value = "";
     });
     this.element = h("section", { class: "card chat", id: "chat" },
       h("div", { class: "bar" }, h("h2", {}, "Chat"), h("label", { for: "chat-mute" }, this.muted, " Mute")),

@@ -1,5 +1,5 @@
 // A table: the board drawn by the game's module, the move picker, the list of legal moves, the
-// players, the game log, hints, and the final scores. Talks to the server over the table's websocket.
+// players, the game log, hints, and the final scores. Talks to the server through transport.js.
 
 import { account, claimButton, resumeSeat } from "./account.js";
 import { call, savedSeat, saveSeat } from "./api.js";
@@ -9,6 +9,7 @@ import { ratingText } from "./ratings.js";
 import { RematchBox } from "./rematch.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
+import { TableSocket } from "./transport.js";
 import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
 import { TurnAlerts } from "./alerts.js";
 import { annotate, glossary, nameSeats, seatNames, withRuleLinks } from "./explain.js";
@@ -141,7 +142,7 @@ class TablePage {
     this.deal = h("section", { class: "card deal", id: "deal" });
     this.result = h("section", { class: "card result", id: "result", hidden: true });
     this.log = h("ol", { class: "log", id: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "0" }); // it scrolls: focusable
-    this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send(JSON.stringify({ type: "chat", text })));
+    this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send({ type: "chat", text }));
     this.chat.seated(this.seat !== null);
     this.clock = new ClockLine(this.summary.id);
     this.rematch = new RematchBox(this.summary.id, () => this.held);
@@ -216,14 +217,12 @@ class TablePage {
   }
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/tables/${this.summary.id}/ws`);
-    this.socket = socket;
-    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "hello", token: this.held ? this.held.token : undefined })));
-    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    socket.addEventListener("close", () => {
-      if (this.socket === socket && document.body.contains(this.board)) setTimeout(() => this.connect(), 1000);
+    this.socket = new TableSocket(this.summary.id, {
+      token: () => (this.held ? this.held.token : undefined),
+      receive: (message) => this.receive(message),
+      wanted: () => document.body.contains(this.board),
     });
+    this.socket.connect();
   }
 
   receive(message) {
@@ -232,7 +231,7 @@ class TablePage {
     if (message.type === "error") {
       this.showExplain(message.message);
       // A refused move (the table moved on, or the move is no longer legal): fetch the position again.
-      if (REFUSED.has(message.code) && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "sync" }));
+      if (REFUSED.has(message.code)) this.socket.send({ type: "sync" });
       if (message.code === "bad_token") {
         localStorage.removeItem(`parlour.seat.${this.summary.id}`);
         this.held = null;
@@ -469,12 +468,11 @@ class TablePage {
   }
 
   play(action) {
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+    this.keepFocus = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement);
+    if (!this.socket || !this.socket.send({ type: "act", action: action.id, version: this.version })) {
       this.showExplain("Reconnecting to the server… try again in a moment.");
       return;
     }
-    this.keepFocus = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement);
-    this.socket.send(JSON.stringify({ type: "act", action: action.id, version: this.version }));
     this.picker.reset([]);
     this.decorate();
     this.renderMoves();
