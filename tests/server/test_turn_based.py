@@ -49,8 +49,10 @@ def wait_for_deadline(server: LiveServer, table_id: str, version: int) -> dict[s
         ({"mode": "turn_based"}, "needs move_seconds"),
         ({"mode": "turn_based", "move_seconds": 5}, "move_seconds must be from 60 to 604800, got 5"),
         ({"mode": "turn_based", "move_seconds": 10**7}, "move_seconds must be from 60"),
-        ({"move_seconds": 3600}, "belong to turn_based tables"),
-        ({"on_timeout": "bot"}, "belong to turn_based tables"),
+        ({"move_seconds": 3600}, "move_seconds belongs to turn_based tables"),
+        ({"on_timeout": "bot"}, "on_timeout belongs to turn_based tables and time banks"),
+        ({"mode": "turn_based", "move_seconds": 3600, "time_bank_seconds": 600}, "belongs to live tables"),
+        ({"time_bank_seconds": 5}, "time_bank_seconds must be from 60 to 604800, got 5"),
     ],
 )
 def test_a_table_is_opened_with_a_sound_mode(server: LiveServer, extra: dict[str, Any], refusal: str) -> None:
@@ -114,9 +116,9 @@ def test_a_move_in_time_sets_the_next_deadline(serve: Callable[..., LiveServer])
 
 def test_a_timed_out_seat_is_forfeited_to_the_bot(serve: Callable[..., LiveServer]) -> None:
     server = serve(**QUICK)
-    table = turn_based(server, 0.3, on_timeout="forfeit", stones=4)
+    table = turn_based(server, 1.0, on_timeout="forfeit", stones=4)
+    ann = server.connect(table["id"], table["tokens"][0])  # connected before her time runs out
     wait_for_deadline(server, table["id"], 0)
-    ann = server.connect(table["id"], table["tokens"][0])
     watcher = server.connect(table["id"])
     watcher.until(lambda m: m["type"] == "sync" and m["seats"][0]["kind"] == "bot", timeout=10)
     with pytest.raises(ConnectionClosed) as closed:
@@ -157,3 +159,29 @@ def test_a_deadline_passed_while_the_server_was_down_expires_on_return(serve: Ca
     if watcher.position["version"] == 0:
         watcher.until(lambda m: m["type"] == "update", timeout=10)
     assert second.table(table["id"])["version"] >= 1
+
+
+def test_a_live_tables_time_bank_is_spent_by_its_seat_and_runs_out(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**QUICK)
+    table = server.create("nim", ["human", "human"], options={"stones": 9}, time_bank_seconds=1.0)
+    tokens = [server.join(table["id"], name)["token"] for name in ("Ann", "Ben")]
+    start = wait_for_deadline(server, table["id"], 0)
+    assert (start["mode"], start["time_bank_seconds"], start["time_banks"]) == ("live", 1.0, [1.0, 1.0])
+    assert start["move_seconds"] is None
+    watcher = server.connect(table["id"])
+    ann_moves = server.http.post(
+        f"/api/tables/{table['id']}/actions", json={"action": 0}, headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert ann_moves.status_code == 200
+    after = wait_for_deadline(server, table["id"], 1)
+    ann_left = after["time_banks"][0]
+    assert 0 < ann_left < 1.0 and after["time_banks"][1] == 1.0  # Ann spent some of hers, Ben none yet
+    # Ben never moves: his bank runs out and the bot plays his turn; Ann's bank is as she left it.
+    timed_out = watcher.until(lambda m: m["type"] == "update" and m["version"] == 2, timeout=10)
+    assert timed_out["actor"] == 1
+    spent = wait_for_deadline(server, table["id"], 2)
+    assert spent["time_banks"] == [ann_left, 0.0] and spent["to_move"] == 0
+    # A restart keeps the banks.
+    server.stop()
+    again = serve(**QUICK)
+    assert clock(again, table["id"])["time_banks"] == [ann_left, 0.0]

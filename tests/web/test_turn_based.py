@@ -120,3 +120,24 @@ def test_a_timer_expires_and_the_bot_plays_the_turn(timed: list[Server], open_pa
     waiting.wait_for_function("document.title.startsWith('Your turn')", timeout=30_000)
     assert server.table(table_id)["version"] == 1
     waiting.wait_for_selector(f"#clock[data-to-move='{1 - first}']")
+
+
+def test_a_live_table_with_time_banks_from_the_lobby(timed: list[Server], open_page: Callable[..., Any]) -> None:
+    server = timed[0]
+    page = open_page(f"{server.url}/")
+    page.select_option("#game", "hatflings")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "human")
+    assert page.is_hidden("#on-timeout")
+    page.select_option("#time-bank", "300")
+    page.select_option("#on-timeout", "forfeit")
+    page.fill("#your-name", "Ann")
+    page.click("#create")
+    page.wait_for_selector("#go-table")
+    table_id = page.input_value("#invite-link").rsplit("/", 1)[1]
+    clock = server.http.get(f"/api/tables/{table_id}/clock").json()
+    assert (clock["mode"], clock["time_bank_seconds"], clock["on_timeout"]) == ("live", 300, "forfeit")
+    server.http.post(f"/api/tables/{table_id}/join", json={"name": "Ben"})
+    page.click("#go-table")
+    page.wait_for_selector("#clock:has-text('Time banks: Ann')")
+    assert "when one runs out" in page.inner_text("#clock")

@@ -68,6 +68,9 @@ class CreateTable(Strict):
     move_seconds: float | None = Field(
         default=None, description="turn_based: seconds each person has for a move (settings bound it)"
     )
+    time_bank_seconds: float | None = Field(
+        default=None, description="live: each person's time bank (a chess clock), spent while they are to move"
+    )
     rated: bool = Field(
         default=False, description="update the players' ratings: people only, signed in, a server-drawn deal"
     )
@@ -130,12 +133,14 @@ async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
     """Open a table: a game, its options and who sits at each seat (people or bots)."""
     check_option_types(body.game, body.options)
     timers, ratings = timers_of(request), ratings_of(request)
-    timers.check(body.mode, body.move_seconds, body.on_timeout)
+    timers.check(body.mode, body.move_seconds, body.on_timeout, body.time_bank_seconds)
     ratings.check(body.rated, body.seats, body.seed, body.fixed_deal)
     hub, client = hub_of(request), client_address(request)
     table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
     if body.mode == TURN_BASED and body.move_seconds is not None:
         await timers.open(table, body.move_seconds, body.on_timeout or BOT)
+    elif body.time_bank_seconds is not None:
+        await timers.open(table, body.time_bank_seconds, body.on_timeout or BOT, banked=True)
     if body.rated:
         await ratings.open(table)
     return await _shown(request, table.summary(invite(request, table)))

@@ -44,6 +44,10 @@ class TableRow(Base):
     on_timeout: Mapped[str | None] = mapped_column(String(16), nullable=True)
     turn_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     deadline_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A live table's time banks (migration 0008): each seat's seconds left (move_seconds holds each
+    # bank's start), and the seat whose bank the stored deadline spends.
+    time_banks: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    deadline_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Rated (server/ratings.py, migration 0006): people only, a server-drawn deal; and whether the
     # finished game's result has been applied to the players' ratings.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -230,9 +230,10 @@ class Ratings:
             return
         # A seat forfeited on time ranks last, whatever the bot that played it out achieved.
         forfeited = await self.hub._db(self.store.forfeited, table.id)
-        ranks = ranks_of(list(returns))
-        last = len(ranks)
-        ranked = [(seated[seat][0], last if seat in forfeited else rank) for seat, rank in enumerate(ranks)]
+        playing = [seat for seat in range(len(returns)) if seat not in forfeited]
+        ranks = dict(zip(playing, ranks_of([returns[seat] for seat in playing]), strict=True))
+        last = len(playing) + 1  # behind every seat that played to the end
+        ranked = [(seated[seat][0], ranks.get(seat, last)) for seat in range(len(returns))]
         applied = await self.hub._db(self.store.apply, table.id, table.state.game.name, ranked)
         log.info("ratings updated", extra={"event": "rated", "table": table.id, "applied": applied})
 

@@ -94,8 +94,10 @@ async def _open(request: Request, table: LiveTable, setup: Setup) -> LiveTable:
     if setup.rated:
         ratings_of(request).check(True, seats, None, False)
     new = await hub.create_table(game.name, dict(game.options), seats, None, False, client_address(request))
-    if setup.mode == TURN_BASED and setup.move_seconds is not None:
-        await timers_of(request).open(new, setup.move_seconds, setup.on_timeout or BOT)
+    if setup.move_seconds is not None:
+        # Turn-based: the time per move; live: each seat's time bank, full again.
+        banked = setup.mode != TURN_BASED
+        await timers_of(request).open(new, setup.move_seconds, setup.on_timeout or BOT, banked=banked)
     if setup.rated:
         await ratings_of(request).open(new)
     await hub._db(store_of(request).set_rematch, table.id, new.id)

@@ -1,6 +1,7 @@
 """Turn-based tables: a time per move, and what happens when it runs out.
 
-A table is opened `live` (the default: no clock) or `turn_based` with `move_seconds` and
+A table is opened `live` (the default: no clock, or with `time_bank_seconds` a time bank per seat
+like a chess clock, spent while that seat is to move) or `turn_based` with `move_seconds` and
 `on_timeout`. While a person is to move at a running turn-based table, the turn has a deadline,
 stored in the database with the table's version when it was set, so that a restart keeps the
 same deadline (a deadline passed while the server was down expires as soon as it is back).
@@ -24,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -59,15 +60,22 @@ class Clock:
     deadline: datetime | None = None
     version: int | None = None  # the table's version when the deadline was set
     seen: tuple[int, str] | None = None  # the (version, status) the deadline was worked out for
+    # A live table's time banks: each seat's seconds left (move_seconds is then each bank's start),
+    # and the seat whose bank the deadline spends.
+    banks: list[float] | None = None
+    seat: int | None = None
 
     def to_json(self, version: int, to_move: int) -> dict[str, Any]:
         # A deadline belongs to the turn it was set for: just after a move, until the watch sets
         # the next one, no clock runs.
         deadline = self.deadline if self.version == version else None
         left = None if deadline is None else max(0.0, (deadline - now()).total_seconds())
+        banked = self.banks is not None
         return {
-            "mode": TURN_BASED,
-            "move_seconds": self.move_seconds,
+            "mode": LIVE if banked else TURN_BASED,
+            "move_seconds": None if banked else self.move_seconds,
+            "time_bank_seconds": self.move_seconds if banked else None,
+            "time_banks": [round(bank, 3) for bank in self.banks] if self.banks is not None else None,
             "on_timeout": self.on_timeout,
             "deadline": deadline.isoformat() if deadline else None,
             "seconds_left": left,
@@ -79,31 +87,38 @@ class TimerStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def set_mode(self, table_id: str, move_seconds: float, on_timeout: str) -> None:
+    def set_mode(self, table_id: str, move_seconds: float, on_timeout: str, banks: list[float] | None) -> None:
+        mode = TURN_BASED if banks is None else LIVE
         with Session(self.engine) as session, session.begin():
             session.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id)
-                .values(mode=TURN_BASED, move_seconds=move_seconds, on_timeout=on_timeout)
+                .values(mode=mode, move_seconds=move_seconds, on_timeout=on_timeout, time_banks=banks)
             )
 
     def clocks(self) -> list[Clock]:
         """The clocks of every unfinished turn-based table, with their stored deadlines."""
         columns = (TableRow.id, TableRow.move_seconds, TableRow.on_timeout, TableRow.turn_deadline)
-        chosen = select(*columns, TableRow.deadline_version).where(
-            TableRow.mode == TURN_BASED, TableRow.finished_at.is_(None)
-        )
+        more = (TableRow.deadline_version, TableRow.time_banks, TableRow.deadline_seat)
+        timed = or_(TableRow.mode == TURN_BASED, TableRow.time_banks.is_not(None))
+        chosen = select(*columns, *more).where(timed, TableRow.finished_at.is_(None))
         with Session(self.engine) as session:
             return [
-                Clock(table_id, float(seconds or 0), on_timeout or BOT, _aware(deadline), version)
-                for table_id, seconds, on_timeout, deadline, version in session.execute(chosen)
+                Clock(table_id, float(seconds or 0), on_timeout or BOT, _aware(deadline), version, None, banks, seat)
+                for table_id, seconds, on_timeout, deadline, version, banks, seat in session.execute(chosen)
             ]
 
-    def set_deadline(self, table_id: str, deadline: datetime | None, version: int | None) -> None:
+    def set_deadline(self, table_id: str, clock: Clock) -> None:
+        """Store the clock's deadline (and its time banks): what a restart takes up again."""
+        values: dict[str, Any] = {
+            "turn_deadline": clock.deadline,
+            "deadline_version": clock.version,
+            "deadline_seat": clock.seat,
+        }
+        if clock.banks is not None:
+            values["time_banks"] = list(clock.banks)
         with Session(self.engine) as session, session.begin():
-            session.execute(
-                update(TableRow).where(TableRow.id == table_id).values(turn_deadline=deadline, deadline_version=version)
-            )
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     def forfeit(self, table_id: str, seat: int, agent: str) -> None:
         """The seat is the bot's from now on, and its token holds nothing any more."""
@@ -135,26 +150,32 @@ class Timers:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
-    def check(self, mode: str, move_seconds: float | None, on_timeout: str | None) -> None:
+    def check(self, mode: str, move_seconds: float | None, on_timeout: str | None, bank: float | None = None) -> None:
         """Refuse a mode whose settings are missing, out of bounds or meaningless."""
-        settings = self.settings
         if mode == LIVE:
-            if move_seconds is not None or on_timeout is not None:
-                raise ServerError("bad_mode", "move_seconds and on_timeout belong to turn_based tables", 422)
+            if move_seconds is not None:
+                raise ServerError("bad_mode", "move_seconds belongs to turn_based tables", 422)
+            if on_timeout is not None and bank is None:
+                raise ServerError("bad_mode", "on_timeout belongs to turn_based tables and time banks", 422)
+            if bank is not None:
+                self._within("time_bank_seconds", bank)
             return
+        if bank is not None:
+            raise ServerError("bad_mode", "time_bank_seconds belongs to live tables", 422)
         if move_seconds is None:
             raise ServerError("bad_mode", "a turn_based table needs move_seconds, the time per move", 422)
-        if not settings.min_move_seconds <= move_seconds <= settings.max_move_seconds:
-            raise ServerError(
-                "bad_mode",
-                f"move_seconds must be from {settings.min_move_seconds:g} to {settings.max_move_seconds:g}, "
-                f"got {move_seconds:g}",
-                422,
-            )
+        self._within("move_seconds", move_seconds)
 
-    async def open(self, table: LiveTable, move_seconds: float, on_timeout: str) -> None:
-        await self.hub._db(self.store.set_mode, table.id, move_seconds, on_timeout)
-        self.clocks[table.id] = Clock(table.id, move_seconds, on_timeout)
+    def _within(self, name: str, seconds: float) -> None:
+        least, most = self.settings.min_move_seconds, self.settings.max_move_seconds
+        if not least <= seconds <= most:
+            raise ServerError("bad_mode", f"{name} must be from {least:g} to {most:g}, got {seconds:g}", 422)
+
+    async def open(self, table: LiveTable, seconds: float, on_timeout: str, banked: bool = False) -> None:
+        """Start a table's clock: `seconds` per move (turn-based) or in each seat's bank (banked)."""
+        banks = [seconds] * len(table.seats) if banked else None
+        await self.hub._db(self.store.set_mode, table.id, seconds, on_timeout, banks)
+        self.clocks[table.id] = Clock(table.id, seconds, on_timeout, banks=banks)
         await self._rearm(self.clocks[table.id], table)
 
     def clock_json(self, table: LiveTable) -> dict[str, Any] | None:
@@ -192,20 +213,22 @@ class Timers:
     async def _rearm(self, clock: Clock, table: LiveTable) -> None:
         """Work out the deadline of the turn now being played (or none), and store it."""
         clock.seen = (table.version, table.status)
+        seat = table.seat_to_move()
+        person = table.status == RUNNING and seat is not None and not seat.is_bot
+        if person and clock.deadline is not None and clock.version == table.version:
+            return  # the same turn (after a restart, say): its deadline stands
+        moment = now()
+        if clock.banks is not None and clock.deadline is not None and clock.seat is not None:
+            # The turn just played spent its seat's bank down to what the deadline had left.
+            clock.banks[clock.seat] = max(0.0, (clock.deadline - moment).total_seconds())
+        if not person or seat is None:
+            clock.deadline = clock.version = clock.seat = None
+        else:
+            seconds = clock.move_seconds if clock.banks is None else clock.banks[seat.index]
+            clock.deadline, clock.version, clock.seat = moment + timedelta(seconds=seconds), table.version, seat.index
         if table.status == FINISHED:
             del self.clocks[clock.table_id]
-            await self.hub._db(self.store.set_deadline, table.id, None, None)
-            return
-        seat = table.seat_to_move()
-        if table.status != RUNNING or seat is None or seat.is_bot:
-            deadline, version = None, None
-        elif clock.deadline is not None and clock.version == table.version:
-            return  # the same turn (after a restart, say): its deadline stands
-        else:
-            deadline, version = now() + timedelta(seconds=clock.move_seconds), table.version
-        if (deadline, version) != (clock.deadline, clock.version):
-            await self.hub._db(self.store.set_deadline, table.id, deadline, version)
-            clock.deadline, clock.version = deadline, version
+        await self.hub._db(self.store.set_deadline, table.id, clock)
 
     async def _expire(self, clock: Clock) -> None:
         try:

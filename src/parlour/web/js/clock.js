@@ -11,6 +11,12 @@ export const MOVE_TIMES = [
   [3 * 86400, "3 days"],
 ];
 
+export const TIME_BANKS = [
+  [5 * 60, "5 minutes"],
+  [15 * 60, "15 minutes"],
+  [30 * 60, "30 minutes"],
+];
+
 export function duration(seconds) {
   const s = Math.max(0, Math.round(seconds));
   const days = Math.floor(s / 86400);
@@ -22,22 +28,33 @@ export function duration(seconds) {
   return `${s}s`;
 }
 
-/** The lobby's mode fields: live, or turn-based with a time per move and what a timeout does. */
+/** The lobby's mode fields: live (optionally with a time bank per seat), or turn-based with a
+ * time per move; and, for either clock, what happens when it runs out. */
 export function modeFields() {
   const mode = h("select", { id: "mode", name: "mode" },
     h("option", { value: "live" }, "live (real time)"), h("option", { value: "turn_based" }, "turn-based (a time per move)"));
   const moveTime = h("select", { id: "move-seconds", name: "move_seconds" },
     ...MOVE_TIMES.map(([seconds, text]) => h("option", { value: seconds, selected: seconds === 86400 }, text)));
+  const bank = h("select", { id: "time-bank", name: "time_bank_seconds" },
+    h("option", { value: "" }, "none"), ...TIME_BANKS.map(([seconds, text]) => h("option", { value: seconds }, text)));
   const onTimeout = h("select", { id: "on-timeout", name: "on_timeout" },
     h("option", { value: "bot" }, "a bot plays that turn"), h("option", { value: "forfeit" }, "the seat is forfeited to a bot"));
-  const timed = h("div", { class: "turn-based", hidden: true },
-    h("div", { class: "field" }, h("label", { for: "move-seconds" }, "Time per move"), moveTime),
-    h("div", { class: "field" }, h("label", { for: "on-timeout" }, "When time runs out"), onTimeout));
-  mode.addEventListener("change", () => (timed.hidden = mode.value !== "turn_based"));
-  const element = h("div", {}, h("div", { class: "field" }, h("label", { for: "mode" }, "Mode"), mode), timed);
-  const body = () => (mode.value === "turn_based"
-    ? { mode: "turn_based", move_seconds: Number(moveTime.value), on_timeout: onTimeout.value }
-    : {});
+  const perMove = h("div", { class: "field", hidden: true }, h("label", { for: "move-seconds" }, "Time per move"), moveTime);
+  const banked = h("div", { class: "field" }, h("label", { for: "time-bank" }, "Time bank each"), bank);
+  const whenOut = h("div", { class: "field", hidden: true }, h("label", { for: "on-timeout" }, "When time runs out"), onTimeout);
+  const update = () => {
+    const turnBased = mode.value === "turn_based";
+    perMove.hidden = !turnBased;
+    banked.hidden = turnBased;
+    whenOut.hidden = !(turnBased || bank.value);
+  };
+  mode.addEventListener("change", update);
+  bank.addEventListener("change", update);
+  const element = h("div", {}, h("div", { class: "field" }, h("label", { for: "mode" }, "Mode"), mode), perMove, banked, whenOut);
+  const body = () => {
+    if (mode.value === "turn_based") return { mode: "turn_based", move_seconds: Number(moveTime.value), on_timeout: onTimeout.value };
+    return bank.value ? { time_bank_seconds: Number(bank.value), on_timeout: onTimeout.value } : {};
+  };
   return { element, body };
 }
 
@@ -65,12 +82,14 @@ export class ClockLine {
 
   show() {
     const clock = this.clock;
-    if (!clock || clock.mode !== "turn_based") {
+    if (!clock || (clock.mode !== "turn_based" && !clock.time_banks)) {
       this.element.hidden = true;
       return;
     }
     this.element.hidden = false;
     const then = clock.on_timeout === "forfeit" ? "then the seat is forfeited to a bot" : "then a bot plays the turn";
+    const name = (i) => (this.seats && this.seats[i] && this.seats[i].name) || `seat ${i}`;
+    if (clock.time_banks) return this.showBanks(clock, name, then);
     let text = `Turn-based: ${duration(clock.move_seconds)} per move`;
     if (clock.seconds_left !== null) {
       const left = clock.seconds_left - (Date.now() - this.fetchedAt) / 1000;
@@ -81,5 +100,16 @@ export class ClockLine {
       text += ".";
     }
     this.element.textContent = text;
+  }
+
+  /** A live table's time banks, the one being spent counting down. */
+  showBanks(clock, name, then) {
+    const spent = (Date.now() - this.fetchedAt) / 1000;
+    const banks = clock.time_banks.map((left, i) => {
+      const now = clock.seconds_left !== null && i === clock.to_move ? clock.seconds_left - spent : left;
+      return `${name(i)} ${duration(now)}`;
+    });
+    this.element.textContent = `Time banks: ${banks.join(" · ")} (${then} when one runs out).`;
+    if (clock.to_move !== null) this.element.dataset.toMove = String(clock.to_move);
   }
 }
