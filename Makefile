@@ -11,10 +11,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The tests' fifth game is a distribution of its own (tests/plugin_game), found through its entry point.
+# The tests' fifth game (tests/plugin_game) is installed by the tests themselves, outside .venv,
+# so that the server never offers it to players; an older set-up's copy in .venv is removed.
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation ./tests/plugin_game
+	$(BIN)/python -m pip uninstall --quiet --yes parlour-pebbles 2>/dev/null || true
 	# The browser client's assets from the npm registry (package-lock.json): Hatairo's country
 	# flags (flag-icons) and, for the browser tests, the accessibility audit (axe-core).
 	# Without npm the client draws flags as colour bands (`make system` installs npm).

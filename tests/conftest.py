@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +19,8 @@ import pytest
 TESTS = Path(__file__).parent
 PLUGIN = TESTS / "plugin_game"
 PLUGIN_DISTRIBUTION = "parlour-pebbles"
+# Where the plugin game is installed for the tests (ignored by git).
+PLUGIN_SITE = TESTS / ".plugin-site"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -29,23 +33,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     # The plugin game is a real distribution with a real entry point, as a game published on its
-    # own would be. `make install` installs it; a bare pytest run installs it here, once, before
-    # any worker starts (workers have `workerinput`).
-    if not hasattr(config, "workerinput") and not plugin_installed():
+    # own would be, but it is installed only for the tests: into a folder of its own that the test
+    # processes put first on their path (PYTHONPATH reaches the workers and every `parlour` the
+    # tests start), never into .venv, where `parlour serve` would offer it to players. The
+    # controller installs it once, before any worker starts (workers have `workerinput`).
+    if not hasattr(config, "workerinput"):
         install_plugin()
-
-
-def plugin_installed() -> bool:
-    try:
-        importlib.metadata.distribution(PLUGIN_DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return True
+    use_plugin_site()
 
 
 def install_plugin() -> None:
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", str(PLUGIN)]
-    subprocess.run(command, check=True)
+    stamp = PLUGIN_SITE / "installed-from.txt"
+    # Installed again only when its sources change (pip leaves build/ and *.egg-info beside them).
+    files = (p for p in PLUGIN.rglob("*") if p.is_file())
+    sources = sorted(p for p in files if "build" not in p.parts and not any(".egg-info" in part for part in p.parts))
+    fingerprint = "\n".join(f"{p.relative_to(PLUGIN)} {p.stat().st_mtime_ns}" for p in sources)
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == fingerprint:
+        return
+    shutil.rmtree(PLUGIN_SITE, ignore_errors=True)
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
+    subprocess.run([*command, "--target", str(PLUGIN_SITE), str(PLUGIN)], check=True)
+    stamp.write_text(fingerprint, encoding="utf-8")
+
+
+def use_plugin_site() -> None:
+    site = str(PLUGIN_SITE)
+    if site not in sys.path:
+        sys.path.insert(0, site)
+    paths = [path for path in os.environ.get("PYTHONPATH", "").split(os.pathsep) if path]
+    if site not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join([site, *paths])
     importlib.invalidate_caches()
 
 

@@ -1,5 +1,5 @@
-"""A fifth game shipped as its own distribution (tests/plugin_game, installed into the test
-environment by `make install` or tests/conftest.py) works end to end with no edit to parlour:
+"""A fifth game shipped as its own distribution (tests/plugin_game, installed for the tests only by
+tests/conftest.py, into a folder of its own on the test processes' path) works end to end with no edit to parlour:
 discovery through the `parlour.games` entry point, the command line in a fresh process, the
 arena and the research adapters. Its server tables are in tests/server/test_plugin_game.py."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -31,6 +32,14 @@ def test_the_game_is_found_through_its_entry_point_only() -> None:
     assert pebbles is entry.load() and pebbles.__module__ == "parlour_pebbles.game"
     assert "pebbles" in game_classes()
     assert not Path(sys.modules["parlour_pebbles"].__file__ or "").is_relative_to(Path(__file__).parents[2] / "src")
+
+
+def test_players_are_not_offered_the_test_game() -> None:
+    # The set-up that `make serve` runs knows nothing of the tests' folder: there, no Pebbles.
+    plain = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    listed = subprocess.run([*PARLOUR, "games"], capture_output=True, text=True, timeout=120, check=False, env=plain)
+    assert listed.returncode == 0, listed.stderr
+    assert "hatflings" in listed.stdout and "pebbles" not in listed.stdout
 
 
 def test_parlour_games_lists_it_and_shows_its_rules_from_its_own_package() -> None:
