@@ -23,6 +23,7 @@ def test_sign_up_sign_out_sign_in_and_change_password(
 ) -> None:
     page = open_page(f"{server.url}/")
     page.wait_for_selector("#account-link:text('Sign in')")
+    assert page.inner_text("#nav").strip() == "Sign in"  # a guest's top bar: the link, nothing else
     page.click("#account-link")
     fill_credentials(page, "signup", "webalice", PASSWORD)
     page.wait_for_selector("#signed-in-as")

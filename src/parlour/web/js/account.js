@@ -21,10 +21,9 @@ export function account() {
 export async function showNav() {
   const nav = document.getElementById("nav");
   const me = await account();
-  clear(nav).append(
-    me ? h("a", { href: "/?games", id: "my-games-link" }, "My games") : null,
-    " ",
-    h("a", { href: "/?account", id: "account-link" }, me ? me.name : "Sign in"));
+  // A guest gets the sign-in link alone (append would write a missing link as the word "null").
+  const links = me ? [h("a", { href: "/?games", id: "my-games-link" }, "My games"), " "] : [];
+  clear(nav).append(...links, h("a", { href: "/?account", id: "account-link" }, me ? me.name : "Sign in"));
 }
 
 function passwordField(id, label, autocomplete) {
