@@ -86,7 +86,8 @@ def test_a_turn_based_game_across_a_restart(timed: list[Server], restarting_page
     take_seat(ben, "Ben")
     first = server.table(table_id)["to_move"]
     mover, other = (ann, ben) if first == 0 else (ben, ann)
-    mover.wait_for_selector("#clock:not([hidden])")
+    # The deadline is set within a poll of the last seat being taken; the page asks again until then.
+    mover.wait_for_selector("#clock:has-text('left (then a bot plays the turn)')")
     assert "1d 0h per move" in mover.inner_text("#clock") and "then a bot plays the turn" in mover.inner_text("#clock")
     mover.wait_for_function("document.title.startsWith('Your turn')")
     assert not other.title().startswith("Your turn")
