@@ -1,8 +1,5 @@
-"""Hanbok Runway's position and rules as a state machine (spec rulings R1-R21 are cited where they apply).
-
-A turn is split into the player's own decisions, each a normal action: the draw split (R8), then
-up to two sets (style symbol + fabric card + the colour to earn), the oval's peek or flip when a
-set has one (R12), "pass", and at the Pass step one discard at a time down to the hand limit (R15).
+"""Hanbok Runway's position: its fields, the set-up, the scores, and what the turn reads (spec rulings
+R1-R21 are cited where they apply); the turn itself is in turn.py, and state.py puts them together.
 
 Fabric tokens are physical things with a fixed id: colour c, queue position p (0-based) is token
 c * T + p, where T is the tokens per colour. A token keeps its id when it moves into a set, so its

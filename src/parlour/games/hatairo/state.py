@@ -8,7 +8,7 @@ does, by its kind.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from parlour.engine import Action, Event, Rng
 from parlour.games.hatairo import payment
@@ -28,6 +28,9 @@ from parlour.games.hatairo.constants import (
     SPARE_SLOT,
     TURN_START,
 )
+from parlour.games.hatairo.heuristic import evaluate
+from parlour.games.hatairo.hidden import redeal_setup
+from parlour.games.hatairo.motif import Motif
 from parlour.games.hatairo.moves import (
     BONUS,
     CARD_KIND,
@@ -49,14 +52,6 @@ from parlour.games.hatairo.moves import (
     START_MOTIF,
     TOPOGRAPHY,
 )
-
-if TYPE_CHECKING:
-    pass
-
-
-from parlour.games.hatairo.heuristic import evaluate
-from parlour.games.hatairo.hidden import redeal_setup
-from parlour.games.hatairo.motif import Motif
 from parlour.games.hatairo.reasons import why_illegal
 from parlour.games.hatairo.render import render_text
 from parlour.games.hatairo.setup import SetUp

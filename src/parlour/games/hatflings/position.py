@@ -1,12 +1,6 @@
-"""The fields of a Hatflings! position (spec rulings R1-R27); the rules as a state machine (spec rulings R1-R27).
-
-A turn is one action of the captain to move, possibly followed by decisions of the same captain
-that the action calls for: where the clumsy halfling's puddle goes, then where the pig runs (R26,
-R27). Between turns the next captain's puddles dry up (R20), then the end of the dance is checked:
-no legal action (R22), a position seen `repetition_limit` times or `max_turns` turns played (R25).
-
-Landing follows R9: barrel test, the halfling lands, its placement ability (firebug, clumsy), hat
-changes around it, then the pig. The barrel's toss is drawn from the state's own generator.
+"""A Hatflings! position: its fields (the floor as bit masks, the pools, the pig, the puddles), the
+set-up, the scores, and what every phase reads. The phases themselves are in setup.py and turn.py;
+state.py puts them together (spec rulings R1-R27 are cited where they apply).
 """
 
 from __future__ import annotations
