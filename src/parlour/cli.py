@@ -261,6 +261,9 @@ def serve(
     secure_cookies: Annotated[
         bool | None, typer.Option(help="session cookies only over https (default: when served over https)")
     ] = None,
+    undo: Annotated[bool, typer.Option(help="let a person take back the steps of a turn until it is committed")] = (
+        False
+    ),
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 
@@ -284,6 +287,7 @@ def serve(
     settings = Settings(
         db=db,
         bot_delay=bot_delay,
+        undo=undo,
         max_body_bytes=max_body_bytes,
         max_json_depth=max_json_depth,
         max_header_bytes=max_header_bytes,

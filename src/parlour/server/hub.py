@@ -30,16 +30,18 @@ from parlour import deal
 from parlour.agents import Agent, AgentSpecError, Budget, make_agent
 from parlour.agents import hint as search_hint
 from parlour.deal import Deal
-from parlour.engine.actions import Action
+from parlour.engine.actions import Action, Event
+from parlour.engine.conformance import revealing_events
 from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
 from parlour.engine.game import Game, State
 from parlour.engine.registry import game_class
+from parlour.engine.rng import Rng
 from parlour.server.errors import ServerError, not_found
 from parlour.server.logs import log
 from parlour.server.quotas import Buckets, GameCache, TurnQueue
 from parlour.server.settings import Settings
 from parlour.server.store import NewAction, Store, StoredTable
-from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable, Move, Seat, hash_token
+from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable, Move, Seat, Tentative, hash_token
 from parlour.server.writer import ActionWriter
 
 HUMAN = "human"
@@ -54,6 +56,13 @@ def _aware(moment: datetime | None) -> datetime | None:
     if moment is None or moment.tzinfo is not None:
         return moment
     return moment.replace(tzinfo=UTC)
+
+
+def _generator(state: State) -> int | None:
+    """Where the state's random generator stands (None: it has none); a step that moves it drew
+    something by chance, which the seat may not take back."""
+    rng = getattr(state, "rng", None)
+    return rng.state if isinstance(rng, Rng) else None
 
 
 def _check_chosen_seed(seed: int | None, fixed_deal: bool, people: int) -> None:
@@ -374,30 +383,92 @@ class Hub:
         if self.tables.get(table.id) is not table:
             self._take_back(table)  # let go of while a connection held it: it is being played again
         async with table.lock:
-            action = self._check(table, seat, ref, expected_version)
-            successor = table.state.clone()
+            position = table.state_for(seat)
+            action = self._check(table, seat, ref, expected_version, position)
+            successor = position.clone()
+            generator = _generator(position)
             events = successor.apply_legal(action)  # _check has just found it legal
-            saved = NewAction(table.id, table.version, action.id, seat, successor.is_terminal())
-            try:
-                await self.writer.write(saved)
-            except Exception as error:
-                log.error(
-                    "action not saved",
-                    extra={"event": "storage_error", "table": table.id, "ply": saved.ply, "error": repr(error)},
-                )
-                if not await self._saved_anyway(saved):
-                    unsaved = "the action could not be saved; nothing changed, try again"
-                    raise ServerError("storage_error", unsaved, 503) from None
-            table.state = successor
-            if successor.is_terminal():
-                table.finished_at = datetime.now(UTC)
-                self._closed(table.id)
-            move = Move(table.version, seat, action, events)
-            table.broadcast_move(move)
+            move = Move(len(successor.history), seat, action, events)
+            held = table.tentative.steps if table.tentative is not None else []
+            if self._may_hold(table, seat, successor, events, generator):
+                table.tentative = Tentative(seat, [*held, (move, successor)])
+                table.sync_seat(seat)
+                return move
+            await self._commit_turn(table, seat, [*held, (move, successor)])
         if table.state.is_terminal():
             log.info("game over", extra={"event": "game_over", "table": table.id, "winners": table.state.winners()})
         self._wake_bots(table)
         return move
+
+    def _may_hold(self, table: LiveTable, seat: int, after: State, events: list[Event], generator: Any) -> bool:
+        """Whether a step may stay tentative: undo is on, a person took it, the turn stays theirs,
+        and it showed nothing hidden (the generator untouched, no event the game calls revealing)."""
+        if not self.settings.undo or table.seats[seat].is_bot or after.is_terminal():
+            return False
+        if after.current_player() != seat or _generator(after) != generator:
+            return False
+        game = after.game
+        shows = revealing_events(game) | frozenset(getattr(game, "passing_events", ()))
+        return not any(event.kind in shows for event in events)
+
+    async def _commit_turn(self, table: LiveTable, seat: int, steps: list[tuple[Move, State]]) -> None:
+        """Commit a turn's steps one by one. If one cannot be saved, those before it stay
+        committed, the tentative ones after them (all but the new step) stay tentative, and the
+        new step is refused."""
+        table.tentative = None
+        for done, (move, after) in enumerate(steps):
+            try:
+                await self._commit(table, move, after)
+            except ServerError:
+                left = steps[done:-1]
+                table.tentative = Tentative(seat, left) if left else None
+                table.sync_seat(seat)
+                raise
+
+    async def _commit(self, table: LiveTable, move: Move, successor: State) -> None:
+        saved = NewAction(table.id, table.version, move.action.id, move.seat, successor.is_terminal())
+        try:
+            await self.writer.write(saved)
+        except Exception as error:
+            log.error(
+                "action not saved",
+                extra={"event": "storage_error", "table": table.id, "ply": saved.ply, "error": repr(error)},
+            )
+            if not await self._saved_anyway(saved):
+                unsaved = "the action could not be saved; nothing changed, try again"
+                raise ServerError("storage_error", unsaved, 503) from None
+        table.state = successor
+        if successor.is_terminal():
+            table.finished_at = datetime.now(UTC)
+            self._closed(table.id)
+        table.broadcast_move(move)
+
+    async def undo(self, table: LiveTable, seat: int) -> int:
+        """Take back the last tentative step of `seat`'s turn; returns the seat's version after it.
+        Refused (and nothing changes) once the steps are committed: the turn passed, or a step
+        showed something hidden."""
+        async with table.lock:
+            self._check_turn(table, seat)
+            held = table.tentative
+            if held is None or held.seat != seat:
+                raise ServerError(
+                    "nothing_to_undo",
+                    "nothing of this turn can be taken back: a step that passes the turn or shows "
+                    "something hidden commits the turn's steps, and committed steps stay",
+                    409,
+                )
+            held.steps.pop()
+            if not held.steps:
+                table.tentative = None
+            table.sync_seat(seat)
+            return table.version_for(seat)
+
+    @staticmethod
+    def drop_tentative(table: LiveTable, seat: int) -> None:
+        """Forget `seat`'s tentative steps (its turn timed out): the committed position is its again."""
+        if table.tentative is not None and table.tentative.seat == seat:
+            table.tentative = None
+            table.sync_seat(seat)
 
     async def _saved_anyway(self, saved: NewAction) -> bool:
         """Whether the database holds an action whose commit reported a failure (a connection lost
@@ -411,29 +482,44 @@ class Hub:
         return len(stored) > saved.ply and stored[saved.ply] == (saved.action_id, saved.seat)
 
     @staticmethod
-    def _check(table: LiveTable, seat: int, ref: Any, expected_version: int | None) -> Any:
+    def _check_playing(table: LiveTable) -> None:
         status = table.status
         if status == FINISHED:
             raise ServerError("game_over", "the game is over", 409)
         if status == OPEN:
             free = ", ".join(str(s.index) for s in table.seats if s.is_free)
             raise ServerError("waiting", f"the game starts when every seat is taken (free: {free})", 409)
-        if expected_version is not None and expected_version != table.version:
-            raise ServerError(
-                "stale_version",
-                f"you acted on version {expected_version} but the table is at version {table.version}; resync",
-                409,
-            )
+
+    @classmethod
+    def _check_turn(cls, table: LiveTable, seat: int) -> None:
+        cls._check_playing(table)
+        cls._check_mover(table, seat)
+
+    @staticmethod
+    def _check_mover(table: LiveTable, seat: int) -> None:
         to_move = table.seat_to_move()
         if to_move is None or to_move.index != seat:
             who = "nobody" if to_move is None else f"seat {to_move.index} ({to_move.name or to_move.agent_spec})"
             raise ServerError("not_your_turn", f"it is not your turn: {who} is to move", 409)
+
+    @classmethod
+    def _check(cls, table: LiveTable, seat: int, ref: Any, expected_version: int | None, position: State) -> Any:
+        """The action `ref` names, if `seat` may play it on `position` (its own, tentative steps included)."""
+        cls._check_playing(table)
+        version = len(position.history)
+        if expected_version is not None and expected_version != version:
+            raise ServerError(
+                "stale_version",
+                f"you acted on version {expected_version} but the table is at version {version}; resync",
+                409,
+            )
+        cls._check_mover(table, seat)
         try:
-            action = table.state.game.action(ref)
+            action = position.game.action(ref)
         except IllegalAction as error:
             raise ServerError("unknown_action", str(error), 422) from None
-        if not table.state.is_legal(action):
-            raise ServerError("illegal_action", table.state.why_illegal(action), 422)
+        if not position.is_legal(action):
+            raise ServerError("illegal_action", position.why_illegal(action), 422)
         return action
 
     # --- bots ---------------------------------------------------------------------------------
@@ -519,7 +605,8 @@ class Hub:
             raise ServerError("rate_limited", f"too many hints from your address: {pace}", 429)
         if self.hints_asked >= settings.hint_threads + settings.hint_queue:
             raise ServerError("busy", "the server is working out other hints; ask again in a moment", 503)
-        position, version = table.state.clone(), table.version
+        position = table.state_for(seat).clone()
+        version = len(position.history)
         self.hints_asked += 1
         try:
             action, text = await anyio.to_thread.run_sync(

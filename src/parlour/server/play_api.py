@@ -53,6 +53,20 @@ async def act(
     return table.update_message(move, holder.index)
 
 
+@router.post("/api/tables/{table_id}/undo", tags=["play"])
+async def undo(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """Take back the last tentative step of the token's seat (the websocket's `undo` message does the same)."""
+    hub = hub_of(request)
+    table = await hub.table(table_id)
+    holder = table.seat_with_token(bearer(authorization))
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    await hub.undo(table, holder.index)
+    return table.sync_message(holder.index)
+
+
 @router.get("/api/tables/{table_id}/record", tags=["play"])
 async def record(request: Request, table_id: str) -> dict[str, Any]:
     """The game's record (replayable with `parlour replay`), once the game is over."""

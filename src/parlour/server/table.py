@@ -72,6 +72,19 @@ class Move:
 
 
 @dataclass
+class Tentative:
+    """The steps of a turn not committed yet: the seat's own unfinished input, which it may take
+    back. Only that seat is shown them; they live in memory alone (a restart loses them)."""
+
+    seat: int
+    steps: list[tuple[Move, State]]  # each step and the position it leaves
+
+    @property
+    def state(self) -> State:
+        return self.steps[-1][1]
+
+
+@dataclass
 class LiveTable:
     id: str
     state: State
@@ -86,6 +99,8 @@ class LiveTable:
     # When the table was last asked for or in use (time.monotonic()); the hub lets go of it from
     # memory once it has been idle for its idle_seconds.
     touched: float = field(default_factory=time.monotonic)
+    # The steps the seat to move has taken this turn and may still take back (Hub.undo).
+    tentative: Tentative | None = None
 
     @classmethod
     def seated(
@@ -114,6 +129,15 @@ class LiveTable:
         if self.state.is_terminal():
             return FINISHED
         return OPEN if any(seat.is_free for seat in self.seats) else RUNNING
+
+    def state_for(self, seat: int | None) -> State:
+        """The position `seat` sees: with its tentative steps for the seat that took them, the
+        committed position for everybody else."""
+        held = self.tentative
+        return held.state if held is not None and held.seat == seat else self.state
+
+    def version_for(self, seat: int | None) -> int:
+        return len(self.state_for(seat).history)
 
     def seat_to_move(self) -> Seat | None:
         player = self.state.current_player()
@@ -160,21 +184,25 @@ class LiveTable:
 
     def position(self, seat: int | None) -> dict[str, Any]:
         """The position as `seat` (None: a spectator) may see it, with its legal actions."""
-        to_move = self.state.current_player()
+        state = self.state_for(seat)
+        to_move = state.current_player()
         mine = seat is not None and to_move == seat and self.status == RUNNING
+        held = self.tentative
         return {
             "status": self.status,
             "to_move": to_move,
-            "view": self.state.view(seat),
-            "legal": [action.to_json() for action in self.state.legal_actions()] if mine else [],
+            "view": state.view(seat),
+            "legal": [action.to_json() for action in state.legal_actions()] if mine else [],
             "result": self.result(),
+            # How many of this turn's steps the seat may still take back (0 for everybody else).
+            "undoable": len(held.steps) if held is not None and held.seat == seat else 0,
         }
 
     def sync_message(self, seat: int | None) -> dict[str, Any]:
         return {
             "type": "sync",
             "table": self.id,
-            "version": self.version,
+            "version": self.version_for(seat),
             "seat": seat,
             "seats": [s.to_json() for s in self.seats],
             "deal": self.deal_json(),
@@ -204,6 +232,13 @@ class LiveTable:
             if client.seat not in encoded:
                 encoded[client.seat] = json.dumps(self.update_message(move, client.seat))
             client.send_text(encoded[client.seat])
+
+    def sync_seat(self, seat: int) -> None:
+        """Send the clients of `seat` alone their whole position (its tentative steps changed)."""
+        encoded = json.dumps(self.sync_message(seat))
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send_text(encoded)
 
     def broadcast_sync(self) -> None:
         """Send every client its whole position again (after a seat is taken, for instance)."""

@@ -242,6 +242,8 @@ class Timers:
             await self._rearm(clock, table)
             return
         self.expired += 1
+        # The turn's tentative steps were never committed: the timeout plays the whole turn.
+        self.hub.drop_tentative(table, seat.index)
         log.info(
             "turn timed out",
             extra={"event": "turn_timeout", "table": table.id, "seat": seat.index, "on_timeout": clock.on_timeout},

@@ -28,6 +28,7 @@ FIELDS: dict[str, set[str]] = {
     "sync": {"type", "id"},
     "ping": {"type", "id"},
     "chat": {"type", "id", "text"},
+    "undo": {"type", "id"},
 }
 # Over-the-rate messages within one FLOOD_WINDOW after which a flooding client is disconnected;
 # the first one in each window gets a `rate_limited` error, the rest are dropped silently.
@@ -188,6 +189,10 @@ class Connection:
                 self.client.send(self.table.sync_message(self.client.seat))
             elif kind == "chat":
                 await self._chat(message)
+            elif kind == "undo":
+                if self.client.seat is None:
+                    raise ServerError("spectator", "spectators cannot take anything back")
+                await self.hub.undo(self.table, self.client.seat)
             else:
                 await self._act(message)
         except ServerError as error:
