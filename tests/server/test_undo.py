@@ -222,3 +222,15 @@ def test_a_restart_keeps_committed_steps_and_loses_only_tentative_ones(serve: Ca
     assert second.table(table_id)["version"] == 2
     state = second.http.get(f"/api/tables/{table_id}/state").json()
     assert state["view"]["marks"] == [1, 0] and state["to_move"] == 1
+
+
+def test_why_answers_on_the_seats_tentative_position(serve: Callable[..., LiveServer]) -> None:
+    server = serve(undo=True)
+    table_id, ann, _, ann_seat = two_people(server)
+    act(ann, "mark")
+    act(ann, "mark")
+    # Two marks a turn at most: the third is refused on Ann's position, though not on the committed one.
+    why = server.http.post(
+        f"/api/tables/{table_id}/why", json={"action": "mark"}, headers={"Authorization": f"Bearer {ann_seat['token']}"}
+    )
+    assert why.json()["legal"] is False

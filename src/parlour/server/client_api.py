@@ -187,17 +187,18 @@ async def why_not(
     seat = _seat_of(table, authorization)
     if seat is None:
         raise ServerError("no_token", "send your seat token as 'Authorization: Bearer <token>'", 401)
+    position = table.state_for(seat)  # with the seat's tentative steps (docs/server.md, "Undo")
     try:
-        action = table.state.game.action(body.action)
+        action = position.game.action(body.action)
     except IllegalAction as error:
         return {"legal": False, "reason": str(error)}
-    if table.state.is_terminal():
+    if position.is_terminal():
         return {"legal": False, "reason": "the game is over"}
-    if table.state.current_player() != seat:
+    if position.current_player() != seat:
         return {"legal": False, "reason": "it is not your turn"}
-    if table.state.is_legal(action):
+    if position.is_legal(action):
         return {"legal": True, "reason": None}
-    return {"legal": False, "reason": table.state.why_illegal(action)}
+    return {"legal": False, "reason": position.why_illegal(action)}
 
 
 def _steps(table: LiveTable, seat: int | None, upto: int | None = None) -> tuple[list[dict[str, Any]], State]:
