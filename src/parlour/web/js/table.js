@@ -132,6 +132,8 @@ class TablePage {
     this.board = h("div", { class: "board-area", id: "board", role: "region", "aria-label": "The table", tabindex: "0" });
     this.choices = h("div", { class: "choices", id: "choices", role: "group", "aria-label": "Moves that are not on the board" });
     this.backButton = h("button", { type: "button", id: "back", onclick: () => this.back() }, "← Back");
+    // Takes back a step the server holds tentative (shown only while there is one: servers run with --undo).
+    this.undoButton = h("button", { type: "button", id: "undo", hidden: true, onclick: () => this.socket.send({ type: "undo" }) }, "↶ Undo step");
     this.moveSelect = h("select", { id: "moves", "aria-label": "Every legal move" });
     this.playButton = h("button", { type: "button", id: "play-move", class: "primary", onclick: () => this.playSelected() }, "Play");
     this.hintButton = h("button", { type: "button", id: "hint", onclick: () => this.hint() }, "Hint");
@@ -158,7 +160,7 @@ class TablePage {
           // What to do, why a click was refused, the hint and the move buttons stay in view while one plays.
           h("div", { class: "action-bar", id: "action-bar" },
             this.status, this.explain, this.hintText,
-            h("div", { class: "controls" }, this.backButton, this.choices, this.hintButton),
+            h("div", { class: "controls" }, this.backButton, this.undoButton, this.choices, this.hintButton),
             this.detail),
           h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton)),
         h("aside", { class: "side" }, this.players, this.alerts.element, this.deal, h("h2", {}, "Game log"), this.log, this.chat.element)));
@@ -241,14 +243,21 @@ class TablePage {
       return;
     }
     if (message.type !== "sync" && message.type !== "update") return;
-    if (message.version < this.version) return;
     if (message.type === "update") {
-      this.markTurn(message);
       const entry = logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events }, this.phrase);
       // Until the earlier log has arrived, moves wait in order so that none is shown twice or lost.
+      // Logged even when the position is older than the one shown: a turn's tentative steps arrive
+      // as updates once they are committed.
       if (this.loggedUpTo === undefined) this.waiting.push([message.version, entry]);
-      else if (message.version > this.loggedUpTo) this.appendLog(entry);
+      else if (message.version > this.loggedUpTo) {
+        this.appendLog(entry);
+        this.loggedUpTo = message.version;
+      }
+      if (message.version < this.version) return;
+      this.markTurn(message);
     }
+    // A sync is the server's whole position and always replaces the page's (after an undo its
+    // version is lower than the tentative one shown).
     this.message = { ...message, seats: message.seats || (this.message && this.message.seats) || this.summary.seats };
     this.version = message.version;
     this.picker.reset(message.legal || []);
@@ -396,6 +405,7 @@ class TablePage {
     this.moveSelect.disabled = this.playButton.disabled = this.hintButton.disabled = !legal.length;
     this.moveSelect.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
     this.backButton.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
+    this.undoButton.hidden = !(this.message.undoable > 0);
   }
 
   boardClick(event) {
