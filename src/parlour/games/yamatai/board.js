@@ -173,6 +173,19 @@ function drawMat(mat, seat, context) {
     mat.reserved.length ? h("div", { class: "strip" }, h("small", {}, "Reserved (may be built later):"), tiles(mat.reserved, "Reserved buildings", true)) : null);
 }
 
+/** What the seat knows of the building deck's hidden top: tiles another player's preview put back
+ * within its top N (`deck_known_within`), and the top tiles it saw itself (`known_deck_top`). */
+function deckNote(view) {
+  const near = view.deck_known_within || [];
+  const top = view.known_deck_top || [];
+  if (!near.length && !top.length) return null;
+  const name = (id) => (TILES[id] ? `${id} (${TILES[id].type === "standard" ? "standard building" : TILES[id].type}, ${TILES[id].pp} PP)` : id);
+  const parts = [];
+  if (top.length) parts.push(`you saw the top of the building deck: ${top.map(name).join(", ")} (top first)`);
+  for (const fact of near) parts.push(`${name(fact.tile)} lies within the building deck's top ${fact.within}`);
+  return h("p", { class: "note", id: "deck-known" }, `Known of the building deck: ${parts.join("; ")}.`);
+}
+
 /** This turn's fleet tile and its power, for the player whose turn it is. */
 function powerNote(view, context) {
   const turn = view.turn || {};
@@ -224,6 +237,7 @@ export default {
     return h("div", { class: "yamatai" },
       h("p", { class: "muted" }, `Round ${view.round} · turn order ${order} · phase: ${turn.phase || "–"}${turn.fleet_tile ? ` · fleet tile ${turn.fleet_tile}` : ""} · reserve ${RESOURCES.map((r) => `${r} ${view.reserve[r]}`).join(", ")} · sacred ground ${view.sacred_ground_left}${view.end_reason ? ` · ended: ${view.end_reason}` : ""}`),
       powerNote(view, context),
+      deckNote(view),
       hand ? h("div", { class: "strip" }, h("strong", {}, { "place boats": "Boats to place:", trade: "Boats in hand (placed after trading):" }[turn.phase] || "Boats left in hand:"), hand) : null,
       drawBoard(view), drawTracks(view),
       h("div", { class: "mats" }, ...view.mats.map((mat, seat) => drawMat(mat, seat, context))));
