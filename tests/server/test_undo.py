@@ -234,3 +234,19 @@ def test_why_answers_on_the_seats_tentative_position(serve: Callable[..., LiveSe
         f"/api/tables/{table_id}/why", json={"action": "mark"}, headers={"Authorization": f"Bearer {ann_seat['token']}"}
     )
     assert why.json()["legal"] is False
+
+
+def test_a_timed_out_turn_drops_its_tentative_steps(serve: Callable[..., LiveServer]) -> None:
+    server = serve(undo=True, min_move_seconds=0.05, timer_poll=0.02, timeout_agent="random")
+    table = server.create("steps", ["human", "human"], seed=3, mode="turn_based", move_seconds=1.0, on_timeout="bot")
+    tokens = [server.join(table["id"], name)["token"] for name in ("Ann", "Bo")]
+    ann = server.connect(table["id"], tokens[0])
+    assert act(ann, "mark")["undoable"] == 1
+    dropped = ann.until(lambda m: m["type"] == "sync" and m["undoable"] == 0, timeout=10)
+    assert dropped["version"] == 0 and dropped["view"]["marks"] == [0, 0]
+    # The timeout bot plays the whole turn from the committed position, each step committed at once.
+    passed = ann.until(lambda m: m["type"] == "update" and m["to_move"] == 1, timeout=10)
+    updates = [m for m in ann.messages if m["type"] == "update"]
+    assert [m["version"] for m in updates] == list(range(1, passed["version"] + 1))
+    bot_marks = sum(1 for m in updates if m["action"]["kind"] == "mark")
+    assert passed["view"]["marks"] == [bot_marks, 0]

@@ -371,15 +371,19 @@ class Hub:
 
     # --- play ---------------------------------------------------------------------------------
 
-    async def submit(self, table: LiveTable, seat: int, ref: Any, expected_version: int | None = None) -> Move:
+    async def submit(
+        self, table: LiveTable, seat: int, ref: Any, expected_version: int | None = None, hold: bool = True
+    ) -> Move:
         """Play `ref` (an action id or label) for `seat`; raises ServerError and changes nothing if refused.
 
         Shielded: once an action is being saved, a client that disconnects cannot cut the save
         short and leave memory and database disagreeing.
         """
-        return await asyncio.shield(self._submit(table, seat, ref, expected_version))
+        return await asyncio.shield(self._submit(table, seat, ref, expected_version, hold))
 
-    async def _submit(self, table: LiveTable, seat: int, ref: Any, expected_version: int | None) -> Move:
+    async def _submit(
+        self, table: LiveTable, seat: int, ref: Any, expected_version: int | None, hold: bool = True
+    ) -> Move:
         if self.tables.get(table.id) is not table:
             self._take_back(table)  # let go of while a connection held it: it is being played again
         async with table.lock:
@@ -390,7 +394,7 @@ class Hub:
             events = successor.apply_legal(action)  # _check has just found it legal
             move = Move(len(successor.history), seat, action, events)
             held = table.tentative.steps if table.tentative is not None else []
-            if self._may_hold(table, seat, successor, events, generator):
+            if hold and self._may_hold(table, seat, successor, events, generator):
                 table.tentative = Tentative(seat, [*held, (move, successor)])
                 table.sync_seat(seat)
                 return move

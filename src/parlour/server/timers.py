@@ -265,7 +265,8 @@ class Timers:
         agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index) + table.version)
         try:
             action = await self.hub._think(agent, table.state.clone())
-            await self.hub.submit(table, seat.index, action.id, clock.version)
+            # Committed at once, never held tentative: nobody is there to take it back.
+            await self.hub.submit(table, seat.index, action.id, clock.version, hold=False)
         except ServerError as error:
             # The person moved meanwhile (stale_version): the next look sets the next deadline.
             log.info("timeout move not played", extra={"table": table.id, "error": error.message})
