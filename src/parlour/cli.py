@@ -261,9 +261,9 @@ def serve(
     secure_cookies: Annotated[
         bool | None, typer.Option(help="session cookies only over https (default: when served over https)")
     ] = None,
-    undo: Annotated[bool, typer.Option(help="let a person take back the steps of a turn until it is committed")] = (
-        False
-    ),
+    undo: Annotated[
+        bool, typer.Option("--undo/--no-undo", help="let a person take back the steps of a turn until it is committed")
+    ] = True,
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 

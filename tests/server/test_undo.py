@@ -202,7 +202,7 @@ def test_undo_over_http_and_refusals(serve: Callable[..., LiveServer]) -> None:
 
 
 def test_without_undo_every_step_is_committed(serve: Callable[..., LiveServer]) -> None:
-    server = serve()
+    server = serve(undo=False)
     table_id, ann, _, _ = two_people(server)
     assert act(ann, "mark")["type"] == "update" and server.table(table_id)["version"] == 1
     assert undo(ann)["code"] == "nothing_to_undo"
@@ -250,3 +250,17 @@ def test_a_timed_out_turn_drops_its_tentative_steps(serve: Callable[..., LiveSer
     assert [m["version"] for m in updates] == list(range(1, passed["version"] + 1))
     bot_marks = sum(1 for m in updates if m["action"]["kind"] == "mark")
     assert passed["view"]["marks"] == [bot_marks, 0]
+
+
+def test_undo_is_on_unless_parlour_serve_is_told_no_undo(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    import parlour.server
+    from parlour.cli import app
+
+    given: list[Any] = []
+    monkeypatch.setattr(parlour.server, "run", lambda settings, **_: given.append(settings))
+    for options in ([], ["--no-undo"], ["--undo"]):
+        result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "p.sqlite"), "--port", "0", *options])
+        assert result.exit_code == 0, result.output
+    assert [settings.undo for settings in given] == [True, False, True]
