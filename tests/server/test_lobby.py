@@ -35,6 +35,7 @@ def test_games_lists_every_registered_game_with_options_and_agents(server: LiveS
     stones = next(option for option in games["nim"]["options"] if option["name"] == "stones")
     assert stones == {
         "name": "stones",
+        "title": "Stones",
         "type": "int",
         "default": 0,
         "help": "starting pile (0: drawn from the seed, 10-20)",

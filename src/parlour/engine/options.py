@@ -23,6 +23,12 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    # What a person reads beside the field (the lobby); the name stays what the command line takes.
+    title: str = ""
+
+    @property
+    def heading(self) -> str:
+        return self.title or self.name.replace("_", " ").capitalize()
 
     def describe(self) -> str:
         if self.choices is not None:

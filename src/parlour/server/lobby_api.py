@@ -97,6 +97,7 @@ async def games() -> list[dict[str, Any]]:
             "options": [
                 {
                     "name": option.name,
+                    "title": option.heading,
                     "type": option.type.__name__,
                     "default": option.default,
                     "help": option.help,

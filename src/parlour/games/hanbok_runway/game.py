@@ -52,8 +52,15 @@ class HanbokRunway(Game):
     # repeated card kinds, and a token's value seen or turned up.
     revealing_events: ClassVar[frozenset[str]] = frozenset({"draw", "earn", "peek", "flip"})
     options_spec = (
-        Option("players", int, 2, "number of players", choices=(2,)),
-        Option("start_player", int, -1, "seat of the start player (-1: drawn from the seed)", choices=(-1, 0, 1)),
+        Option("players", int, 2, "number of players", choices=(2,), title="Players"),
+        Option(
+            "start_player",
+            int,
+            -1,
+            "-1: drawn at random; 0: the first player; 1: the second",
+            choices=(-1, 0, 1),
+            title="Who starts",
+        ),
         Option(
             "safety_turn_cap",
             int,
@@ -61,6 +68,7 @@ class HanbokRunway(Game):
             "turns after which the game ends as if triggered (an engine guard, R17; 0: off)",
             minimum=0,
             maximum=100_000,
+            title="Turn limit",
         ),
     )
 

@@ -47,14 +47,21 @@ class Hatairo(Game):
     revealing_events: ClassVar[frozenset[str]] = frozenset({"reveal", "refill"})
     passing_events: ClassVar[frozenset[str]] = frozenset({"pass_hands"})
     options_spec = (
-        Option("players", int, 2, "number of players (1 = solo mode)", choices=(1, 2, 3, 4)),
-        Option("beginner", bool, False, "beginner's game: 3x3 gallery, 9 flags, 3 topography spaces"),
+        Option("players", int, 2, "number of players (1 = solo mode)", choices=(1, 2, 3, 4), title="Players"),
+        Option(
+            "beginner",
+            bool,
+            False,
+            "beginner's game: 3x3 gallery, 9 flags, 3 topography spaces",
+            title="Beginner's game",
+        ),
         Option(
             "variant",
             str,
             "standard",
             "motif: one mixed motif pile; drafting: draft the 3 starting flags",
             choices=VARIANTS,
+            title="Variant",
         ),
     )
 

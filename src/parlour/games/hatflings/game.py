@@ -46,13 +46,14 @@ class Hatflings(Game):
     perfect_information = True
     max_game_length = 2_000
     options_spec = (
-        Option("players", int, 2, "number of captains", choices=(2,)),
+        Option("players", int, 2, "number of captains", choices=(2,), title="Captains"),
         Option(
             "scene",
             str,
             "default",
             "'default' (first-game scene), 'interactive' (captains place the objects and the pig) "
             "or a fixed scene such as 'tree:c3,box:d4,barrel:b4,pig:e3'",
+            title="Scenery",
         ),
         Option(
             "num_objects",
@@ -61,8 +62,16 @@ class Hatflings(Game):
             "objects placed in an interactive scene",
             minimum=COMPONENTS.min_objects,
             maximum=_SUPPLY_TOTAL,
+            title="Objects in an interactive scene",
         ),
-        Option("starting_captain", int, COMPONENTS.starting_captain, "the seat that starts", choices=(0, 1)),
+        Option(
+            "starting_captain",
+            int,
+            COMPONENTS.starting_captain,
+            "0: the first captain starts, 1: the second",
+            choices=(0, 1),
+            title="Starting captain",
+        ),
         Option(
             "general_pool_size",
             int,
@@ -70,6 +79,7 @@ class Hatflings(Game):
             "normal halflings in the pool",
             minimum=0,
             maximum=200,
+            title="Shared pool of normal halflings",
         ),
         Option(
             "repetition_limit",
@@ -78,9 +88,16 @@ class Hatflings(Game):
             "a position seen this often ends the game (0: off)",
             minimum=0,
             maximum=100,
+            title="Repetition limit",
         ),
         Option(
-            "max_turns", int, COMPONENTS.max_turns, "turns before the game ends (0: off)", minimum=0, maximum=100_000
+            "max_turns",
+            int,
+            COMPONENTS.max_turns,
+            "turns before the game ends (0: off)",
+            minimum=0,
+            maximum=100_000,
+            title="Turn limit",
         ),
         Option(
             "barrel_break_percent",
@@ -89,9 +106,22 @@ class Hatflings(Game):
             "chance in percent that a barrel breaks",
             minimum=0,
             maximum=100,
+            title="Barrel break chance (%)",
         ),
-        Option("start_zone_0", str, ",".join(COMPONENTS.start_zones[0]), "seat 0's start zone squares"),
-        Option("start_zone_1", str, ",".join(COMPONENTS.start_zones[1]), "seat 1's start zone squares"),
+        Option(
+            "start_zone_0",
+            str,
+            ",".join(COMPONENTS.start_zones[0]),
+            "squares where the first captain's halflings may enter",
+            title="First captain's start zone",
+        ),
+        Option(
+            "start_zone_1",
+            str,
+            ",".join(COMPONENTS.start_zones[1]),
+            "squares where the second captain's halflings may enter",
+            title="Second captain's start zone",
+        ),
     )
 
     def __init__(self, **options: Any) -> None:

@@ -25,7 +25,7 @@ class Yamatai(Game):
     """Steps that may show a seat building tiles or specialists drawn from a deck it could not know
     in order (a preview, the refills at the end of a round), even tiles it has seen before."""
     options_spec = (
-        Option("players", int, 4, "number of players", choices=(2, 3, 4)),
+        Option("players", int, 4, "number of players", choices=(2, 3, 4), title="Players"),
         Option(
             "max_rounds",
             int,
@@ -33,6 +33,7 @@ class Yamatai(Game):
             "safeguard: the game ends after this many rounds (0: no limit)",
             minimum=0,
             maximum=99,
+            title="Round limit",
         ),
     )
     parts: Components

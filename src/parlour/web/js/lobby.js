@@ -31,7 +31,7 @@ function optionField(option) {
     input = h("input", { id, name: option.name, type: "text", value: option.default });
   }
   input.dataset.type = option.type;
-  return h("div", { class: "field" }, h("label", { for: id }, option.name), input, h("small", { class: "muted" }, option.help || ""));
+  return h("div", { class: "field" }, h("label", { for: id }, option.title || option.name), input, h("small", { class: "muted" }, option.help || ""));
 }
 
 function readOptions(form, game) {
@@ -93,8 +93,8 @@ function createForm(list, onCreated) {
     summary,
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
     h("details", {}, h("summary", {}, "Options"), options,
-      h("div", { class: "field" }, h("label", { for: "seed" }, "seed"), seed, h("small", { class: "muted" }, "the same seed and moves give the same game; empty: the server draws one and commits to it")),
-      h("div", { class: "field" }, h("label", { for: "fixed-deal" }, "fixed deal"), fixedDeal, h("small", { class: "muted" }, "needed for a seed of yours when other people play: everybody is told you chose the deal"))),
+      h("div", { class: "field" }, h("label", { for: "seed" }, "Seed"), seed, h("small", { class: "muted" }, "the same seed and moves give the same game; empty: the server draws one and commits to it")),
+      h("div", { class: "field" }, h("label", { for: "fixed-deal" }, "Fixed deal"), fixedDeal, h("small", { class: "muted" }, "needed for a seed of yours when other people play: everybody is told you chose the deal"))),
     modes.element,
     h("div", { class: "field" }, h("label", { for: "rated" }, "Rated"), rated,
       h("small", { class: "muted" }, "people only, each signed in; the server draws the deal")),
