@@ -263,7 +263,7 @@ def serve(
     ] = None,
     undo: Annotated[
         bool, typer.Option("--undo/--no-undo", help="let a person take back the steps of a turn until it is committed")
-    ] = True,
+    ] = False,
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 

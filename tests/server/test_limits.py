@@ -361,6 +361,27 @@ def test_tables_in_use_stay_in_memory(serve: Callable[..., LiveServer]) -> None:
     player.until(lambda m: m["type"] == "update")
 
 
+def test_a_table_let_go_of_just_before_a_hello_is_kept_once_the_client_attaches(db: str) -> None:
+    """A sweep between a connection finding its table and its hello lets go of the table; the hello
+    must bring that very table back, or the sweep, which looks only at tables in memory, never
+    sees it in use again."""
+
+    async def scenario() -> None:
+        hub = Hub(Settings(db=db, web_dir=None, idle_seconds=0))
+        await hub.start()
+        try:
+            created = await hub.create_table("nim", {"stones": 11}, ["human", "human"], None)
+            found = await hub.table(created.id)
+            hub.sweep()
+            assert found.id not in hub.tables
+            hub.keep(found)
+            assert hub.tables[found.id] is found and found.id not in hub.resting
+        finally:
+            await hub.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_table_let_go_of_while_held_is_taken_back_not_rebuilt(db: str) -> None:
     """A connection may hold a table (between finding it and its hello) as it leaves memory: the
     table asked for next is that very object, so that nothing is played on a second copy."""

@@ -224,6 +224,13 @@ class Hub:
             table.touched = time.monotonic()
         return table
 
+    def keep(self, table: LiveTable) -> None:
+        """A client has just attached to `table`: keep it in memory. Between a connection finding
+        a table and its hello, an idle sweep may have let go of it; the sweep looks only at the
+        tables in memory, so without this the table would never be seen in use again."""
+        if table.id not in self.tables:
+            self._take_back(table)
+
     def _take_back(self, table: LiveTable) -> LiveTable:
         """Keep `table` in memory again (rebuilt, or let go of but still held somewhere)."""
         self.tables[table.id] = table

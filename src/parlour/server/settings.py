@@ -111,7 +111,7 @@ class Settings:
     # --- Undo (docs/server.md, "Undo") ---
     # Whether a person's steps within a turn are held tentative, for them alone, so that they may
     # take them back until the turn passes or a step shows something hidden.
-    undo: bool = True
+    undo: bool = False
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)

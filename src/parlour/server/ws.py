@@ -159,6 +159,7 @@ class Connection:
             self.client.seat = seat.index
         self.client.greeted = True
         self.table.clients.add(self.client)
+        self.hub.keep(self.table)
         seat_name = None if self.client.seat is None else self.table.seats[self.client.seat].name
         self.client.send(
             {
