@@ -31,7 +31,8 @@ def out_of_view(page: Any, *selectors: str) -> list[dict[str, Any]]:
 
 # Hatairo's palette chips sit 27 units apart in a row of up to ten: they stay smaller than 44 px.
 SMALL_TARGETS = """() => [...document.querySelectorAll('#board .target.legal:not([data-key^="pig:"]) .hit,'
-  + ' #action-bar button')].map((node) => { const r = node.getBoundingClientRect();
+  + ' #action-bar button')].filter((node) => node.getClientRects().length > 0)  // a hidden button is no target
+  .map((node) => { const r = node.getBoundingClientRect();
     const target = node.closest('[data-key]');
     return [target ? target.dataset.key : node.textContent, r.width, r.height]; })
   .filter(([, width, height]) => Math.min(width, height) < 44)"""

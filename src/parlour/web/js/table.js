@@ -244,6 +244,9 @@ class TablePage {
     }
     if (message.type !== "sync" && message.type !== "update") return;
     if (message.type === "update") {
+      // Marked before it is logged, so that its own log line carries the mark.
+      const current = message.version >= this.version;
+      if (current) this.markTurn(message);
       const entry = logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events }, this.phrase);
       // Until the earlier log has arrived, moves wait in order so that none is shown twice or lost.
       // Logged even when the position is older than the one shown: a turn's tentative steps arrive
@@ -253,8 +256,7 @@ class TablePage {
         this.appendLog(entry);
         this.loggedUpTo = message.version;
       }
-      if (message.version < this.version) return;
-      this.markTurn(message);
+      if (!current) return;
     }
     // A sync is the server's whole position and always replaces the page's (after an undo its
     // version is lower than the tentative one shown).
