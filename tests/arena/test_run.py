@@ -99,6 +99,16 @@ def test_a_folder_holding_another_tournament_is_refused(tmp_path: Path) -> None:
     assert files(tmp_path) == before
 
 
+def test_a_folder_seated_by_an_older_parlour_is_not_resumed(tmp_path: Path) -> None:
+    run(plan("nim", "random,random", 4, seed=1), out=tmp_path)
+    manifest = json.loads((tmp_path / MANIFEST).read_text(encoding="utf-8"))
+    (tmp_path / MANIFEST).write_text(json.dumps({**manifest, "format": "parlour-tournament/1"}), encoding="utf-8")
+    before = files(tmp_path)
+    with pytest.raises(ArenaError, match=r"parlour-tournament/1.*seated otherwise, so start a new folder"):
+        run(plan("nim", "random,random", 8, seed=1), out=tmp_path, resume=True)
+    assert files(tmp_path) == before
+
+
 def test_a_folder_with_other_files_or_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ArenaError, match="not empty and holds no parlour tournament"):

@@ -66,3 +66,35 @@ def test_bad_option_words_are_refused() -> None:
 def test_an_agent_spec_keeps_all_its_parameters() -> None:
     tournament = plan("nim", "mcts:iterations=20,c=0.7,random", 2)
     assert tournament.agents == ("mcts:iterations=20,c=0.7", "random")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_games_go_through_every_seating_order_equally_often(players: int) -> None:
+    from math import factorial
+
+    tournament = plan("yamatai", ["greedy"] * (players - 1) + ["random"], 1)
+    games = 2 * factorial(players)
+    orders = Counter(tuple(tournament.seating(index)) for index in range(games))
+    assert len(orders) == factorial(players)
+    assert set(orders.values()) == {2}
+    # Two identical agents: each sits right after the other as often as the other sits after it.
+    after = Counter(
+        (order[seat], order[(seat + 1) % players])
+        for index in range(games)
+        for order in [tournament.seating(index)]
+        for seat in range(players)
+    )
+    assert after[(0, 1)] == after[(1, 0)]
+
+
+@pytest.mark.parametrize("players", [5, 6, 7])
+def test_beyond_four_seats_a_balanced_latin_square_seats_everyone(players: int) -> None:
+    from parlour.arena.tournament import seating_orders
+
+    orders = seating_orders(players)
+    assert len(orders) == (players if players % 2 == 0 else 2 * players)
+    seats = Counter((agent, seat) for order in orders for seat, agent in enumerate(order))
+    assert set(seats.values()) == {len(orders) // players}
+    followers = Counter((order[s], order[s + 1]) for order in orders for s in range(players - 1))
+    assert len(followers) == players * (players - 1)
+    assert len(set(followers.values())) == 1

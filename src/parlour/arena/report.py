@@ -103,7 +103,10 @@ def seats_section(labelled: Labelled) -> str:
     axes.legend(fontsize="small")
     header = ["seat", "games", "wins", "draws", "win rate [95% CI]"]
     full = ["variant", *header] if _variant_column(labelled) else header
-    note = '<p class="note">Seat 1 moves first. Agents rotate through the seats, so each plays every seat.</p>'
+    note = (
+        '<p class="note">Seat 1 moves first. The games go through every seating order, so each agent plays'
+        " every seat and sits right after every other agent equally often.</p>"
+    )
     return _section("seats", "Win rate by seat", _table(full, rows) + _png(figure) + note)
 
 

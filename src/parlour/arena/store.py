@@ -94,6 +94,13 @@ class Store:
             held = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise ArenaError(f"{path} is not a readable tournament manifest ({error})") from None
+        written = str(held.get("format", "")) if isinstance(held, dict) else ""
+        if written.startswith("parlour-tournament/") and written != FORMAT:
+            # An older parlour seated its games otherwise: they cannot be continued with these.
+            raise ArenaError(
+                f"{path} was written by another parlour ({written}, this one writes {FORMAT});"
+                " its games were seated otherwise, so start a new folder"
+            )
         if not isinstance(held, dict) or held.get("format") != FORMAT:
             raise ArenaError(f"{path} is not a parlour tournament manifest")
         return held

@@ -1,14 +1,16 @@
 """A tournament: which game with which options, which agents, how many games, from which seed.
 
 Everything about one game of a tournament follows from the tournament and the game's index:
-who sits where (seats rotate so every agent plays every seat equally often), the game's seed and
-each agent's seed. That is what makes the results the same whatever the number of workers, and
+who sits where (the games go through every seating order in turn, so every agent plays every seat
+equally often and sits after every other agent equally often), the game's seed and each agent's
+seed. That is what makes the results the same whatever the number of workers, and
 what lets a stopped run resume without repeating or losing a game.
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +21,8 @@ from parlour.engine.game import Game
 from parlour.engine.registry import game_class, game_classes, load_game, register
 from parlour.engine.rng import Rng
 
-FORMAT = "parlour-tournament/1"
+FORMAT = "parlour-tournament/2"
+"""/2: the games go through every seating order (/1 rotated the seats, keeping who sits after whom)."""
 
 
 class ArenaError(ParlourError, ValueError):
@@ -69,8 +72,8 @@ class Tournament:
 
     def seating(self, index: int) -> list[int]:
         """Which agent (index into `agents`) sits at each seat in game `index`."""
-        players = self.players
-        return [(seat + index) % players for seat in range(players)]
+        orders = seating_orders(self.players)
+        return list(orders[index % len(orders)])
 
     def game_seed(self, index: int) -> int:
         return derive_seed(self.seed, index, 0)
@@ -94,6 +97,41 @@ class Tournament:
     def load(self) -> Game:
         register_source(self.game_source)
         return load_game(self.game, **self.options)
+
+
+MAX_PERMUTED_SEATS = 4
+"""Up to this many seats the games go through every seating order (4! = 24); beyond it, through a
+balanced Latin square, since 5! = 120 orders would leave most of a tournament's seats unbalanced."""
+
+
+def seating_orders(players: int) -> list[tuple[int, ...]]:
+    """The seating orders a tournament goes through, game after game.
+
+    A cyclic rotation gives every agent every seat but keeps who sits after whom, so in a game
+    where the seat after a strong player suffers, one of two identical agents always suffers.
+    Every permutation (up to `MAX_PERMUTED_SEATS` seats) removes that; beyond, a Williams design
+    gives every agent every seat and every other agent as its neighbour after it equally often.
+    """
+    if players <= MAX_PERMUTED_SEATS:
+        return list(itertools.permutations(range(players)))
+    return williams(players)
+
+
+def williams(players: int) -> list[tuple[int, ...]]:
+    """A Williams balanced Latin square: n orders for an even n, 2n (with the mirrors) for an odd n."""
+    # The first row is 0, 1, n-1, 2, n-2, …; each further row adds one (mod n) to every entry.
+    first = [0]
+    low, high = 1, players - 1
+    while len(first) < players:
+        first.append(low)
+        low += 1
+        if len(first) < players:
+            first.append(high)
+            high -= 1
+    rows = [tuple((agent + shift) % players for agent in first) for shift in range(players)]
+    if players % 2:
+        rows += [tuple(reversed(row)) for row in rows]
+    return rows
 
 
 def register_source(source: str) -> None:
