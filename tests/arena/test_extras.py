@@ -51,3 +51,18 @@ def test_yamatai_counts_specialists_and_buildings_by_type() -> None:
     assert total(record, "building tile: ") == kinds["build"] > 0
     names = {name for seat in record["arena"]["features"] for name in seat if name.startswith("building: ")}
     assert names <= {"building: standard", "building: torii", "building: palace"}
+    assert total(record, "fleet tile: ") == kinds["fleet"] > 0
+
+
+def test_hanbok_runway_counts_the_style_card_and_colour_of_every_set() -> None:
+    record, kinds = played("hanbok_runway", "greedy,random")
+    actions = plan("hanbok_runway", "random,random", 1).load().actions
+    styles = Counter(actions[i].param("style") for i in record["actions"] if actions[i].kind == "set")
+    counted = Counter()
+    for seat in record["arena"]["features"]:
+        counted.update(
+            {name.removeprefix("style card: "): v for name, v in seat.items() if name.startswith("style card: ")}
+        )
+    assert counted == styles and sum(styles.values()) == kinds["set"] > 0
+    assert total(record, "token colour: ") == kinds["set"]
+    assert "Style cards" in question("hanbok_runway")

@@ -1,4 +1,4 @@
-"""Yamataï's arena features: the specialists recruited and the buildings built, by type."""
+"""Yamataï's arena features: the specialists recruited, the buildings built by type, the fleet tiles taken."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from parlour.engine.game import State
 from parlour.engine.package import Features, tally
 
-QUESTION = "Specialists and buildings: which do winners choose?"
+QUESTION = "Specialists, buildings and fleet tiles: which do winners choose?"
 
 
 def seat_features(state: State, actors: Sequence[int]) -> Features:
@@ -24,4 +24,6 @@ def seat_features(state: State, actors: Sequence[int]) -> Features:
             tile = dict(action.params).get("tile")
             tally(features[seat], f"building: {kinds.get(tile, tile)}")
             tally(features[seat], f"building tile: {tile}")
+        elif action.kind == "fleet":
+            tally(features[seat], f"fleet tile: {dict(action.params).get('tile')}")
     return features
