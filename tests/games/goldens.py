@@ -10,8 +10,10 @@ as JSON Lines, one line per step, so that a change of behaviour shows up in a di
 
 A step's `changes` give, per viewer, only the parts of its view the move changed: each leaf by its
 path (`board.squares[3].owner`) with its new value, and the paths it removed under `"removed"`. The
-views of every step are thus all in the file, read as the start plus the changes. After a change of
-behaviour made on purpose, rewrite the files and review their diff before committing it:
+views of every step are thus all in the file, read as the start plus the changes. An event every
+viewer sees is its text; one that some do not is `{"text": ..., "for": [seats]}` (those seats
+alone) or `{"text": ..., "not for": [seats]}` (everyone else, spectators included). After a change
+of behaviour made on purpose, rewrite the files and review their diff before committing it:
 
     .venv/bin/python -m pytest tests/games/test_goldens.py --regenerate-goldens
 """
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.engine import Rng, load_game
+from parlour.engine import Event, Rng, load_game
 from parlour.engine.game import State
 
 ROOT = Path(__file__).parent
@@ -117,12 +119,20 @@ def play(case: Case) -> list[str]:
         step += 1
         after = seen(state)
         moved = {name: changes(before[name], after[name]) for name in after}
-        lines.append(
-            _line({"step": step, "action": action.label, "events": [event.text for event in events], "changes": moved})
-        )
+        said = [_event(event) for event in events]
+        lines.append(_line({"step": step, "action": action.label, "events": said, "changes": moved}))
         before = after
     lines.append(_line({"scores": [score.to_json() for score in state.scores()], "winners": state.winners()}))
     return lines
+
+
+def _event(event: Event) -> str | dict[str, Any]:
+    """An event as a golden line holds it: its text, and who sees it unless everybody does."""
+    if event.audience is not None:
+        return {"text": event.text, "for": list(event.audience)}
+    if event.excluded:
+        return {"text": event.text, "not for": list(event.excluded)}
+    return event.text
 
 
 def write(case: Case) -> None:

@@ -1,6 +1,6 @@
 """The game-agnostic engine: protocol types, options, randomness, records and the registry."""
 
-from parlour.engine.actions import Action, Event
+from parlour.engine.actions import Action, Event, secret
 from parlour.engine.errors import DataError, IllegalAction, InvalidOption, ParlourError, RecordError
 from parlour.engine.game import TERMINAL, Game, Score, State
 from parlour.engine.options import Option
@@ -25,4 +25,5 @@ __all__ = [
     "game_classes",
     "load_game",
     "replay",
+    "secret",
 ]

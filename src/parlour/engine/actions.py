@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -43,18 +43,37 @@ class Action:
 class Event:
     """Something that happened while an action resolved (a flip, a draw, an elimination).
 
-    `audience` is None when every seat and spectator may see the event, otherwise the seats that
-    may. A game that reveals a secret to one seat emits the full event for that seat and a
-    redacted one for everybody else.
+    Who may see it: with `audience` None and `excluded` empty, every seat and spectator; with
+    `audience` set, those seats alone (never a spectator); with `excluded` set, everyone but those
+    seats, spectators included. A game that reveals a secret to one seat emits the full event for
+    that seat and its redacted counterpart for everyone else (`secret` builds the pair), so that
+    each viewer reads the move once.
     """
 
     kind: str
     text: str
     data: dict[str, Any] = field(default_factory=dict)
     audience: tuple[int, ...] | None = None
+    excluded: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.audience is not None and self.excluded:
+            raise ValueError(f"event {self.kind!r} names both its audience and the seats excluded from it")
 
     def visible_to(self, seat: int | None) -> bool:
-        return self.audience is None or (seat is not None and seat in self.audience)
+        if self.audience is not None:
+            return seat is not None and seat in self.audience
+        return seat is None or seat not in self.excluded
+
+    @property
+    def public(self) -> bool:
+        """Whether every seat and spectator sees it."""
+        return self.audience is None and not self.excluded
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, **self.data}
+
+
+def secret(seat: int, private: Event, public: Event) -> list[Event]:
+    """`private` for `seat` alone and its redacted counterpart `public` for everyone else."""
+    return [replace(private, audience=(seat,), excluded=()), replace(public, audience=None, excluded=(seat,))]

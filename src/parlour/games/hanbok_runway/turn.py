@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
-from parlour.engine import Action, Event
+from parlour.engine import Action, Event, secret
 from parlour.games.hanbok_runway.components import MANNEQUIN, OVAL, SYMBOLS
 from parlour.games.hanbok_runway.constants import (
     ALL_SEATS,
@@ -171,10 +171,12 @@ class Turn(HanbokRunwayPosition):
         if self.face_up[token]:
             return [Event("earn", f"{what} ({self.value[token]:+d})", {**data, "value": self.value[token]})]
         # a face-down token: everybody sees it taken, only its new owner sees the front (R21)
-        return [
+        value = self.value[token]
+        return secret(
+            seat,
+            Event("earn", f"{what} (face-down: {value:+d})", {**data, "value": value}),
             Event("earn", f"{what} (face-down)", {**data, "redacted": True}),
-            _secret("earn", seat, earned, self.value[token], data),
-        ]
+        )
 
     def _resolve_symbol(self, seat: int, symbol: int, colour: int) -> list[Event]:
         name = self.game.components.colours[colour]
@@ -217,10 +219,12 @@ class Turn(HanbokRunwayPosition):
         name = comps.colours[colour]
         data: dict[str, Any] = {"seat": seat, "colour": name, "position": position + 1}
         text = f"seat {seat} peeks at {name} {position + 1} in the queue"
-        return [
+        value = self.value[token]
+        return secret(
+            seat,
+            Event("peek", f"{text}: {value:+d}", {**data, "value": value}),
             Event("peek", text, {**data, "redacted": True}),
-            _secret("peek", seat, f"{name} {position + 1}", self.value[token], data),
-        ]
+        )
 
     def _flip(self, token: int) -> list[Event]:
         seat = self.active
@@ -291,11 +295,6 @@ class Turn(HanbokRunwayPosition):
                 {"trophies": totals, "winners": self.winners()},
             )
         ]
-
-
-def _secret(kind: str, seat: int, token: str, value: int, data: dict[str, Any]) -> Event:
-    """The private half of a public event: the value only `seat` learns."""
-    return Event(kind, f"seat {seat} sees {token}: {value:+d}", {**data, "value": value}, (seat,))
 
 
 def _reshuffle_event(deck: str, size: int) -> Event:

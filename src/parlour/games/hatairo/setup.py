@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.engine import Event
+from parlour.engine import Event, secret
 from parlour.games.hatairo.board import Board
 from parlour.games.hatairo.components import FLAGS, PLAYER_COLOURS, TILES, TOPOGRAPHIES
 from parlour.games.hatairo.constants import KEPT, SETUP_KEEP, SETUP_TOPOGRAPHY
@@ -32,8 +32,8 @@ class SetUp(HatairoPosition):
             board.atelier.append(flag)
         else:
             board.add_palette_flag(flag)
-        events.append(self._event("keep", f"you keep {FLAGS[flag].name} in your {where}", (seat,), flag=flag))
-        events.append(self._event("keep_hidden", f"{self._who(seat)} keeps a card"))
+        mine = self._event("keep", f"you keep {FLAGS[flag].name} in your {where}", flag=flag)
+        events.extend(secret(seat, mine, self._event("keep_hidden", f"{self._who(seat)} keeps a card")))
         if len(board.atelier) + len(board.palette_flags) == KEPT:
             self.phase = SETUP_TOPOGRAPHY
             self._auto_topography(board, events)
@@ -78,8 +78,8 @@ class SetUp(HatairoPosition):
         seat = self.to_move
         board.hand.remove(flag)
         board.picks.append(flag)
-        events.append(self._event("draft", f"you draft {FLAGS[flag].name}", (seat,), flag=flag))
-        events.append(self._event("draft_hidden", f"{self._who(seat)} drafts a card"))
+        mine = self._event("draft", f"you draft {FLAGS[flag].name}", flag=flag)
+        events.extend(secret(seat, mine, self._event("draft_hidden", f"{self._who(seat)} drafts a card")))
         n = self.game.num_players
         if seat + 1 < n:
             self.to_move = seat + 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.engine import Event
+from parlour.engine import Event, secret
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, N_TILES, Ids
 from parlour.games.yamatai.constants import (
@@ -133,14 +133,11 @@ def start(state: YamataiState) -> list[Event]:
         state.known_top = [0] * len(state.known_top)  # the order on top is about to change
         state.deck_within = after_look(state.deck_within, seat, state.preview, exact_tops)
         codes = [state.game.parts.buildings[t].code for t in state.preview]
-        return [
-            Event("preview", f"{state._who()} looks at {', '.join(codes)}", {"seat": seat, "tiles": codes}, (seat,)),
-            Event(
-                "preview",
-                f"{state._who()} looks at the top {look} building tiles",
-                {"seat": seat, "count": look},
-            ),
-        ]
+        return secret(
+            seat,
+            Event("preview", f"{state._who()} looks at {', '.join(codes)}", {"seat": seat, "tiles": codes}),
+            Event("preview", f"{state._who()} looks at the top {look} building tiles", {"seat": seat, "count": look}),
+        )
     return [Event("power", f"{state._who()} uses fleet tile {state.tile}: {power}", {"seat": seat, "power": power})]
 
 
@@ -304,15 +301,11 @@ def _put_back(state: YamataiState, tile: int) -> list[Event]:
     state.known_top[state.seat] += 1
     seat = state.seat
     code = state.game.parts.buildings[tile].code
-    return [
-        Event(
-            "preview_return",
-            f"{state._who()} puts {code} back on top of the deck",
-            {"seat": seat, "tile": code},
-            (seat,),
-        ),
+    return secret(
+        seat,
+        Event("preview_return", f"{state._who()} puts {code} back on top of the deck", {"seat": seat, "tile": code}),
         Event("preview_return", f"{state._who()} puts a looked-at tile back on top of the deck", {"seat": seat}),
-    ]
+    )
 
 
 def _auto_return(state: YamataiState) -> list[Event]:
