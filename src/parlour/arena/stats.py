@@ -11,7 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parlour.arena.components import Component
 
 Z95 = 1.959963984540054
 """The standard normal quantile of 0.975: a two-sided 95% interval."""
@@ -145,6 +148,7 @@ class Summary:
     seats: list[SeatSummary]
     lengths: list[int]
     features: list[Feature] = field(default_factory=list)
+    components: list[Component] = field(default_factory=list)
 
     @property
     def mean_length(self) -> float:
@@ -160,11 +164,14 @@ class Summary:
             "agents": [agent.to_json() for agent in self.agents],
             "seats": [seat.to_json() for seat in self.seats],
             "features": [feature.to_json() for feature in self.features],
+            "components": [component.to_json() for component in self.components],
         }
 
 
 def summarize(records: Sequence[Mapping[str, Any]], names: Sequence[str], specs: Sequence[str]) -> Summary:
     """Everything the report and the summary table show, from the games' records."""
+    from parlour.arena.components import components  # it builds on this module's Rate
+
     players = len(names)
     index_of = {name: i for i, name in enumerate(names)}
     wins, draws = [0] * players, [0] * players
@@ -220,6 +227,7 @@ def summarize(records: Sequence[Mapping[str, Any]], names: Sequence[str], specs:
         seats=seats,
         lengths=[int(record["arena"]["length"]) for record in records],
         features=features(records),
+        components=components(records, dict(zip(names, specs, strict=True))),
     )
 
 
