@@ -1,18 +1,202 @@
-"""Reading a game's component data files (CSV and TOML beside its code) with clear errors.
+"""Reading a game's component data files (CSV and TOML beside its code, or a designer's own folder)
+with clear errors.
 
-Games validate the rows they get (counts, enums, totals against the rulebook) and raise
-DataError naming the file, the row and the problem.
+A game's data is a `DataSet`: the text of each of its files and the content hash that names them.
+The built-in set is read from the game's `data` package; `parlour data export` writes it to a
+folder, and the game option `data` (a folder path) loads that folder instead. Games validate the
+rows they get (counts, enums, totals against the rulebook) and raise DataError naming the file, the
+line, the column and the problem.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
 import io
+import json
 import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from parlour.engine.errors import DataError
+from parlour.engine.options import Option
+
+BUILT_IN = ""
+"""The `data` option's value for the data that comes with the game."""
+STORED_PREFIX = "sha256:"
+"""A `data` option of this form names a data set by its hash: one a record carried (see records.py)."""
+MAX_FILE_BYTES = 4_000_000
+"""The largest data file a folder may hold; a game's own files are a few kilobytes."""
+
+DATA_OPTION = Option(
+    "data",
+    str,
+    BUILT_IN,
+    "a folder of the game's data files (written by parlour data export) to use instead of the built-in data",
+    title="Data folder",
+    host_only=True,
+)
+"""The option every game with data files declares. A path on the machine that runs the game, so a
+server never takes it from a client (Option.host_only)."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, eq=False)
+class DataSet:
+    """A game's data files as text (name -> text), where they came from, and their content hash."""
+
+    files: Mapping[str, str]
+    origin: str  # "built-in" or the folder read
+    digest: str
+
+    @property
+    def built_in(self) -> bool:
+        return self.origin == "built-in"
+
+    def where(self, filename: str) -> str:
+        """The file as an error names it: a folder's files with their path, the built-in ones by name."""
+        return filename if self.built_in or self.origin.startswith(STORED_PREFIX) else str(Path(self.origin) / filename)
+
+
+def digest_of(files: Mapping[str, str]) -> str:
+    """The content hash of a data set: every file's name and text, in name order."""
+    canonical = json.dumps(sorted(files.items()), ensure_ascii=False, separators=(",", ":"))
+    return STORED_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _data_set(files: Mapping[str, str], origin: str) -> DataSet:
+    frozen = MappingProxyType(dict(sorted(files.items())))
+    return DataSet(frozen, origin, digest_of(frozen))
+
+
+@functools.cache
+def built_in(package: str) -> DataSet:
+    """The data files that come with the game (every non-Python file of its data package)."""
+    try:
+        entries = [entry for entry in resources.files(package).iterdir() if _is_data_file(entry.name)]
+    except (ModuleNotFoundError, FileNotFoundError, OSError) as error:
+        raise DataError(f"{package}: cannot list the data files: {error}") from None
+    return _data_set({entry.name: _read_text(package, entry.name) for entry in entries if entry.is_file()}, "built-in")
+
+
+def _is_data_file(name: str) -> bool:
+    return not name.endswith((".py", ".pyc")) and not name.startswith((".", "_"))
+
+
+def from_folder(package: str, folder: str | Path) -> DataSet:
+    """A designer's data folder: the same files as the built-in set (other files there are ignored)."""
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        raise DataError(f"data folder {folder}: no such folder (write one with parlour data export)")
+    names = sorted(built_in(package).files)
+    missing = [name for name in names if not (path / name).is_file()]
+    if missing:
+        raise DataError(
+            f"data folder {folder}: missing file(s) {', '.join(missing)} (the game's data files: {', '.join(names)})"
+        )
+    return _data_set({name: _read_file(path / name) for name in names}, str(path))
+
+
+def from_files(package: str, files: Mapping[str, Any], origin: str) -> DataSet:
+    """A data set given as text (a record's stored data), checked to hold exactly the game's files."""
+    names = set(built_in(package).files)
+    if set(files) != names or not all(isinstance(text, str) for text in files.values()):
+        raise DataError(
+            f"{origin}: the data must hold the text of exactly the files {', '.join(sorted(names))},"
+            f" got {', '.join(sorted(map(str, files))) or 'none'}"
+        )
+    return _data_set(files, origin)
+
+
+def _read_file(path: Path) -> str:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise DataError(f"{path}: larger than {MAX_FILE_BYTES} bytes, too large for a data file")
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise DataError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+_STORED: dict[str, DataSet] = {}
+"""Data sets read from records in this process, by hash (see `remember`)."""
+
+
+def remember(data: DataSet) -> str:
+    """Keep a data set (a record's) so the `data` option value it returns names it in this process."""
+    _STORED.setdefault(data.digest, data)
+    return data.digest
+
+
+def resolve(package: str, value: str) -> DataSet:
+    """The data set a `data` option names: built-in (""), one remembered by hash, or a folder."""
+    if value == BUILT_IN:
+        return built_in(package)
+    if value.startswith(STORED_PREFIX):
+        if value == built_in(package).digest:
+            return built_in(package)
+        if value not in _STORED:
+            raise DataError(f"no data with hash {value} is known here (a record that stores its data names one)")
+        return _STORED[value]
+    return from_folder(package, value)
+
+
+def game_data(game: str, package: str, options: Mapping[str, Any]) -> DataSet:
+    """The data set a game's options ask for (its `data` option checked as every option is)."""
+    return resolve(package, DATA_OPTION.parse(game, options.get(DATA_OPTION.name, BUILT_IN)))
+
+
+_PARSED: dict[tuple[str, str], Any] = {}
+
+
+def parsed(data: DataSet, build: Callable[[DataSet], T]) -> T:
+    """`build(data)` (a game's validated components), computed once per content hash and builder.
+
+    A folder's errors name the folder: the game's own messages name the file by its name alone."""
+    key = (f"{build.__module__}.{build.__qualname__}", data.digest)
+    if key not in _PARSED:
+        try:
+            _PARSED[key] = build(data)
+        except DataError as error:
+            if data.built_in:
+                raise
+            raise DataError(f"data folder {data.origin}: {error}") from None
+    result: T = _PARSED[key]
+    return result
+
+
+def export(package: str, folder: str | Path, force: bool = False) -> list[Path]:
+    """Write the built-in data files into `folder` (made if missing); refuses a non-empty folder unless `force`."""
+    path = Path(folder).expanduser()
+    if path.exists() and not path.is_dir():
+        raise DataError(f"{folder} is a file, not a folder")
+    if path.is_dir() and any(path.iterdir()) and not force:
+        raise DataError(f"{folder} is not empty; choose an empty folder or pass --force to overwrite its data files")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, text in built_in(package).files.items():
+            target = path / name
+            target.write_text(text, encoding="utf-8", newline="")
+            written.append(target)
+    except OSError as error:
+        raise DataError(f"cannot write to {folder}: {error.strerror or error}") from None
+    return written
+
+
+def _text_of(source: str | DataSet, filename: str) -> str:
+    if isinstance(source, DataSet):
+        if filename not in source.files:
+            raise DataError(f"{source.where(filename)}: no such data file")
+        return source.files[filename]
+    return _read_text(source, filename)
 
 
 def _read_text(package: str, filename: str) -> str:
@@ -25,12 +209,12 @@ def _read_text(package: str, filename: str) -> str:
         raise DataError(f"{filename}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
-def read_csv(package: str, filename: str, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
+def read_csv(source: str | DataSet, filename: str, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
     """Rows of a CSV data file as dicts; checks the `required` columns exist and every row fills the header.
 
     Rows are numbered as lines of the file (the header is row 1), as the games' own errors number them.
     """
-    reader = csv.DictReader(io.StringIO(_read_text(package, filename)))
+    reader = csv.DictReader(io.StringIO(_text_of(source, filename)))
     header = list(reader.fieldnames or ())
     missing = [column for column in required if column not in header]
     if missing:
@@ -54,9 +238,9 @@ def read_csv(package: str, filename: str, required: tuple[str, ...] = ()) -> lis
     return rows
 
 
-def read_toml(package: str, filename: str) -> dict[str, Any]:
+def read_toml(source: str | DataSet, filename: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(_read_text(package, filename))
+        return tomllib.loads(_text_of(source, filename))
     except tomllib.TOMLDecodeError as error:
         raise DataError(f"{filename}: not valid TOML ({error})") from None
 

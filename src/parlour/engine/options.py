@@ -25,6 +25,9 @@ class Option:
     maximum: int | None = None
     # What a person reads beside the field (the lobby); the name stays what the command line takes.
     title: str = ""
+    # A setting of the machine that runs the game (a folder path): a server never takes it from a
+    # client and does not offer it in its lobby.
+    host_only: bool = False
 
     @property
     def heading(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import as_int, check_keys, read_csv, read_toml
+from parlour.engine.data import DataSet, as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.hanbok_runway.data"
@@ -345,14 +345,15 @@ def build_components(
     )
 
 
-def load_components() -> Components:
-    """The game's components from the data files beside this module."""
+def load_components(source: DataSet | None = None) -> Components:
+    """The game's components from a data set, by default the data files beside this module."""
+    where: str | DataSet = PACKAGE if source is None else source
 
     def rows(filename: str, *required: str) -> list[dict[str, str]]:
-        return read_csv(PACKAGE, filename, required)
+        return read_csv(where, filename, required)
 
     return build_components(
-        read_toml(PACKAGE, "config.toml"),
+        read_toml(where, "config.toml"),
         rows("components.csv", "component", "count", "status"),
         rows("fabric_tokens.csv", "token_id", "colour", "influence"),
         rows("queue_setup.csv", "position", "side_up"),

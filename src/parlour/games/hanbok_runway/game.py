@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from parlour.engine import Action, Game, Option
-from parlour.games.hanbok_runway.components import SYMBOLS, Components, load_components
+from parlour.engine.data import DATA_OPTION, game_data, parsed
+from parlour.games.hanbok_runway.components import PACKAGE, SYMBOLS, Components, load_components
 from parlour.games.hanbok_runway.constants import (
     DISCARD_FABRIC,
     DISCARD_STYLE,
@@ -37,6 +38,7 @@ Row = tuple[str, str, tuple[tuple[str, Any], ...], tuple[int, int, int, int]]
 
 
 COMPONENTS = load_components()
+"""The built-in components (the option defaults below come from them)."""
 
 
 class HanbokRunway(Game):
@@ -70,10 +72,15 @@ class HanbokRunway(Game):
             maximum=100_000,
             title="Turn limit",
         ),
+        DATA_OPTION,
     )
 
     def __init__(self, **options: Any) -> None:
-        self.components = COMPONENTS
+        # Each game reads its own data set (built-in or a designer's folder), parsed once per content.
+        self.data = game_data(self.name, PACKAGE, options)
+        self.components = parsed(self.data, load_components)
+        if "safety_turn_cap" not in options:  # a data folder's config.toml sets the default turn limit
+            options = {**options, "safety_turn_cap": self.components.safety_turn_cap}
         super().__init__(**options)
 
     def _build_actions(self) -> list[Action]:

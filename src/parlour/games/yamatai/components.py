@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from parlour.engine.data import as_int, check_keys, read_csv, read_toml
+from parlour.engine.data import DataSet, as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.yamatai.data"
+Source = str | DataSet
+"""Where the data files are read from: a data package's name or a loaded data set."""
 
 RESOURCES = ("bamboo", "wood", "stone", "clay", "gold")
 """Boat colours by resource, in the rulebook's order; index = colour number everywhere."""
@@ -232,8 +234,8 @@ def _status(filename: str, row: int, record: dict[str, str]) -> None:
         raise _fail(filename, row, f"status must be one of {', '.join(STATUSES)}, got {record.get('status')!r}")
 
 
-def _boats(filename: str = "boats.csv") -> tuple[int, ...]:
-    rows = read_csv(PACKAGE, filename, ("resource", "count", "status"))
+def _boats(source: Source, filename: str = "boats.csv") -> tuple[int, ...]:
+    rows = read_csv(source, filename, ("resource", "count", "status"))
     check_keys(filename, rows, "resource")
     stock = dict.fromkeys(RESOURCES, -1)
     for n, record in enumerate(rows, start=2):
@@ -252,8 +254,8 @@ def _boats(filename: str = "boats.csv") -> tuple[int, ...]:
     return tuple(stock[r] for r in RESOURCES)
 
 
-def _prices(filename: str = "trade_prices.csv") -> tuple[tuple[int, ...], tuple[int, ...]]:
-    rows = read_csv(PACKAGE, filename, ("resource", "buy_price", "sell_price", "status"))
+def _prices(source: Source, filename: str = "trade_prices.csv") -> tuple[tuple[int, ...], tuple[int, ...]]:
+    rows = read_csv(source, filename, ("resource", "buy_price", "sell_price", "status"))
     check_keys(filename, rows, "resource")
     buy, sell = [0] * 5, [0] * 5
     seen = set()
@@ -277,8 +279,8 @@ def _prices(filename: str = "trade_prices.csv") -> tuple[tuple[int, ...], tuple[
     return tuple(buy), tuple(sell)
 
 
-def _fleet(filename: str = "fleet_tiles.csv") -> tuple[FleetTile, ...]:
-    rows = read_csv(PACKAGE, filename, ("number", *RESOURCES, "power_key", "power_params", "power_text", "status"))
+def _fleet(source: Source, filename: str = "fleet_tiles.csv") -> tuple[FleetTile, ...]:
+    rows = read_csv(source, filename, ("number", *RESOURCES, "power_key", "power_params", "power_text", "status"))
     tiles: dict[int, FleetTile] = {}
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
@@ -302,8 +304,8 @@ def _fleet(filename: str = "fleet_tiles.csv") -> tuple[FleetTile, ...]:
     return tuple(tiles[k] for k in sorted(tiles))
 
 
-def _buildings(filename: str = "building_tiles.csv") -> tuple[BuildingTile, ...]:
-    rows = read_csv(PACKAGE, filename, ("id", "type", *RESOURCES, "boats_total", "pp", "status"))
+def _buildings(source: Source, filename: str = "building_tiles.csv") -> tuple[BuildingTile, ...]:
+    rows = read_csv(source, filename, ("id", "type", *RESOURCES, "boats_total", "pp", "status"))
     check_keys(filename, rows, "id")
     tiles: list[BuildingTile] = []
     for n, record in enumerate(rows, start=2):
@@ -327,8 +329,8 @@ def _buildings(filename: str = "building_tiles.csv") -> tuple[BuildingTile, ...]
     return tuple(tiles)
 
 
-def _specialists(filename: str = "specialists.csv") -> tuple[Specialist, ...]:
-    rows = read_csv(PACKAGE, filename, ("id", "name", "pp", "power_key", "power_params", "power_text", "status"))
+def _specialists(source: Source, filename: str = "specialists.csv") -> tuple[Specialist, ...]:
+    rows = read_csv(source, filename, ("id", "name", "pp", "power_key", "power_params", "power_text", "status"))
     check_keys(filename, rows, "id")
     check_keys(filename, rows, "name")
     result: list[Specialist] = []
@@ -359,8 +361,8 @@ def _specialists(filename: str = "specialists.csv") -> tuple[Specialist, ...]:
     return tuple(result)
 
 
-def _culture(filename: str = "culture_tokens.csv") -> tuple[CultureKind, ...]:
-    rows = read_csv(PACKAGE, filename, ("kind", "colour", "count", "mountain_count", "plain_count", "status"))
+def _culture(source: Source, filename: str = "culture_tokens.csv") -> tuple[CultureKind, ...]:
+    rows = read_csv(source, filename, ("kind", "colour", "count", "mountain_count", "plain_count", "status"))
     check_keys(filename, rows, "kind")
     kinds = []
     for n, record in enumerate(rows, start=2):
@@ -389,8 +391,8 @@ def _culture(filename: str = "culture_tokens.csv") -> tuple[CultureKind, ...]:
     return (*named, blank[0])
 
 
-def _pieces(filename: str = "player_pieces.csv") -> dict[str, int]:
-    rows = read_csv(PACKAGE, filename, ("colour", "standard_buildings", "turn_order_meeples", "status"))
+def _pieces(source: Source, filename: str = "player_pieces.csv") -> dict[str, int]:
+    rows = read_csv(source, filename, ("colour", "standard_buildings", "turn_order_meeples", "status"))
     check_keys(filename, rows, "colour")
     pieces: dict[str, int] = {}
     meeples = 0
@@ -440,8 +442,8 @@ def _board_fields(filename: str, what: str, entries: object, fields: dict[str, s
             raise DataError(f"{filename}: {what} {number} ({entry.get('id')!r}) entry must be true or false")
 
 
-def _board(filename: str = "board.toml") -> Board:
-    raw: dict[str, Any] = read_toml(PACKAGE, filename)
+def _board(source: Source, filename: str = "board.toml") -> Board:
+    raw: dict[str, Any] = read_toml(source, filename)
     islands = raw.get("islands", [])
     spots = raw.get("spots", [])
     _board_fields(filename, "island", islands, ISLAND_FIELDS)
@@ -516,9 +518,9 @@ def _board(filename: str = "board.toml") -> Board:
     )
 
 
-def _coins(filename: str = "coins.csv") -> None:
+def _coins(source: Source, filename: str = "coins.csv") -> None:
     """Checks the coins against the component list; the rules never read them (money is unlimited, R2)."""
-    rows = read_csv(PACKAGE, filename, ("denomination", "count", "status"))
+    rows = read_csv(source, filename, ("denomination", "count", "status"))
     check_keys(filename, rows, "denomination")
     coins: dict[int, int] = {}
     for n, record in enumerate(rows, start=2):
@@ -539,10 +541,10 @@ def _coins(filename: str = "coins.csv") -> None:
 
 
 def _tokens(
-    culture: tuple[CultureKind, ...], buildings: tuple[BuildingTile, ...], filename: str = "tokens.csv"
+    source: Source, culture: tuple[CultureKind, ...], buildings: tuple[BuildingTile, ...], filename: str = "tokens.csv"
 ) -> None:
     """Checks the token list against what the rules use (sacred ground, mountains, prestige pieces, mats)."""
-    rows = read_csv(PACKAGE, filename, ("component", "count", "status"))
+    rows = read_csv(source, filename, ("component", "count", "status"))
     check_keys(filename, rows, "component")
     expected = {
         "prestige_point_token": PRESTIGE_POINT_TOKENS,
@@ -567,9 +569,24 @@ def _tokens(
 
 @cache
 def components() -> Components:
-    """Every component of the game, loaded and validated once."""
-    buy, sell = _prices()
-    buildings, culture = _buildings(), _culture()
-    _coins()
-    _tokens(culture, buildings)
-    return Components(_boats(), buy, sell, _fleet(), buildings, _specialists(), culture, _pieces(), _board())
+    """Every component of the game from the built-in data files, loaded and validated once."""
+    return load_components(PACKAGE)
+
+
+def load_components(source: Source) -> Components:
+    """Every component of the game from a data set (a designer's folder) or a data package."""
+    buy, sell = _prices(source)
+    buildings, culture = _buildings(source), _culture(source)
+    _coins(source)
+    _tokens(source, culture, buildings)
+    return Components(
+        _boats(source),
+        buy,
+        sell,
+        _fleet(source),
+        buildings,
+        _specialists(source),
+        culture,
+        _pieces(source),
+        _board(source),
+    )

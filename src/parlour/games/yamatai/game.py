@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.engine import Action, Game, Option
+from parlour.engine.data import DATA_OPTION, game_data, parsed
 from parlour.games.yamatai.actions import build_actions
 from parlour.games.yamatai.components import (
+    PACKAGE,
     PLAYERS_BY_COUNT,
     RESOURCES,
     Components,
-    components,
+    load_components,
 )
 from parlour.games.yamatai.state import YamataiState
 
@@ -35,11 +37,14 @@ class Yamatai(Game):
             maximum=99,
             title="Round limit",
         ),
+        DATA_OPTION,
     )
     parts: Components
 
     def __init__(self, **options: Any) -> None:
-        self.parts = components()
+        # Each game reads its own data set (built-in or a designer's folder), parsed once per content.
+        self.data = game_data(self.name, PACKAGE, options)
+        self.parts = parsed(self.data, load_components)
         super().__init__(**options)
         self.colours = PLAYERS_BY_COUNT[self.num_players]
         self.power_keys = tuple(tile.power for tile in self.parts.fleet)
@@ -55,7 +60,7 @@ class Yamatai(Game):
         self.price_cache: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def _build_actions(self) -> list[Action]:
-        return build_actions(components())
+        return build_actions(self.parts)
 
     def new_state(self, seed: int = 0) -> YamataiState:
         return YamataiState.set_up(self, seed)

@@ -21,10 +21,9 @@ numbers as `scoring.player_score` (a test checks both agree on many positions).
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import TYPE_CHECKING
 
-from parlour.games.yamatai.components import components
+from parlour.games.yamatai.components import Components
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.state import YamataiState
@@ -53,13 +52,20 @@ def _subset_sums(points: list[int]) -> tuple[int, ...]:
     return tuple(sums)
 
 
-@cache
-def _tables() -> tuple[PointTables, PointTables, int, int, int, int]:
-    """PP tables of the built tiles and of the specialists, and the end-game specialists' bits and values.
+Tables = tuple[PointTables, PointTables, int, int, int, int]
+_TABLES: dict[int, tuple[Components, Tables]] = {}
+"""The tables of each game's components (by identity: one set per data set, parsed once), kept with them."""
 
-    Every Yamataï game reads the one cached `components()`, so the tables are built once.
-    """
-    parts = components()
+
+def _tables(parts: Components) -> Tables:
+    """PP tables of the built tiles and of the specialists, and the end-game specialists' bits and values."""
+    held = _TABLES.get(id(parts))
+    if held is None or held[0] is not parts:
+        held = _TABLES[id(parts)] = (parts, _build_tables(parts))
+    return held[1]
+
+
+def _build_tables(parts: Components) -> Tables:
     by_power = {specialist.power: specialist for specialist in parts.specialists}
     taxes, scholar = by_power["coin_rate"], by_power["leftover_culture"]
     return (
@@ -74,7 +80,7 @@ def _tables() -> tuple[PointTables, PointTables, int, int, int, int]:
 
 def estimates(state: YamataiState) -> list[float]:
     """Estimated final PP of every seat."""
-    tile_points, spec_points, tax_bit, tax_rate, scholar_bit, scholar_rate = _tables()
+    tile_points, spec_points, tax_bit, tax_rate, scholar_bit, scholar_rate = _tables(state.game.parts)
     tile_low, tile_high, tile_shift = tile_points
     spec_low, spec_high, spec_shift = spec_points
     tile_mask, spec_mask = (1 << tile_shift) - 1, (1 << spec_shift) - 1
