@@ -42,6 +42,11 @@ def check_option_types(game: str, options: dict[str, Any]) -> None:
     declared = {option.name: option for option in cls.options_spec}
     for name, value in options.items():
         option = declared.get(name)
+        if option is not None and option.host_only:
+            # A path on this machine (a data folder) is the host's to choose, never a client's.
+            raise ServerError(
+                "invalid_option", f"{cls.name} option {name} is set where parlour runs, not by a client", 422
+            )
         if option is not None and type(value) is not option.type:
             wanted = JSON_TYPES.get(option.type, option.type.__name__)
             given = json.dumps(value)[:60]
@@ -106,6 +111,7 @@ async def games() -> list[dict[str, Any]]:
                     "maximum": option.maximum,
                 }
                 for option in cls.options_spec
+                if not option.host_only
             ],
             "agents": kinds,
         }
