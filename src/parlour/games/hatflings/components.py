@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import as_int, check_keys, read_csv, read_toml
+from parlour.engine.data import DataSet, as_int, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError, InvalidOption
 from parlour.games.hatflings.pieces import OBJECT_KINDS, SPECIAL_KINDS
 from parlour.games.hatflings.scene import check_zones, parse_scene, parse_zone
@@ -50,10 +50,10 @@ class Components:
     """The first-game scene in the option syntax, e.g. "tree:c3,box:d4,barrel:b4,pig:e3"."""
 
 
-def _components_csv() -> dict[str, int]:
+def _components_csv(source: str | DataSet) -> dict[str, int]:
     filename = "components.csv"
     counts: dict[str, int] = {}
-    rows = read_csv(PACKAGE, filename, ("component", "count", "per", "status"))
+    rows = read_csv(source, filename, ("component", "count", "per", "status"))
     check_keys(filename, rows, "component")
     for number, row in enumerate(rows, start=2):
         name = row["component"]
@@ -86,9 +86,9 @@ def _status(filename: str, number: int, status: str) -> None:
         raise DataError(f"{filename} row {number}: status must start with sourced or designed, got {status!r}")
 
 
-def _specials_csv() -> None:
+def _specials_csv(source: str | DataSet) -> None:
     filename = "specials.csv"
-    rows = read_csv(PACKAGE, filename, ("kind", "count_per_team", "status"))
+    rows = read_csv(source, filename, ("kind", "count_per_team", "status"))
     check_keys(filename, rows, "kind")
     for number, row in enumerate(rows, start=2):
         _status(filename, number, row["status"])
@@ -172,10 +172,12 @@ def _check_defaults(components: Components) -> None:
         raise DataError(f"scene_default.toml: {error}") from None
 
 
-def load_components() -> Components:
-    counts = _components_csv()
-    _specials_csv()
-    config = read_toml(PACKAGE, "scene_default.toml")
+def load_components(source: DataSet | None = None) -> Components:
+    """The components from a data set, by default the data files beside this module."""
+    where: str | DataSet = PACKAGE if source is None else source
+    counts = _components_csv(where)
+    _specials_csv(where)
+    config = read_toml(where, "scene_default.toml")
     board, players, supply = _table(config, "board"), _table(config, "players"), _table(config, "supply")
     rules, setup = _table(config, "rules"), _table(config, "setup")
     if (board.get("width"), board.get("height")) != (6, 6):
@@ -216,3 +218,18 @@ def load_components() -> Components:
 
 
 COMPONENTS = load_components()
+"""The built-in components: the defaults of the game's options come from them."""
+
+
+def option_defaults(components: Components) -> dict[str, Any]:
+    """The option values a data set gives the game when the options do not set them."""
+    return {
+        "num_objects": components.num_objects,
+        "starting_captain": components.starting_captain,
+        "general_pool_size": components.general_pool_size,
+        "repetition_limit": components.repetition_limit,
+        "max_turns": components.max_turns,
+        "barrel_break_percent": components.barrel_break_percent,
+        "start_zone_0": ",".join(components.start_zones[0]),
+        "start_zone_1": ",".join(components.start_zones[1]),
+    }

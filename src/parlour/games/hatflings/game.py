@@ -14,12 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.engine.actions import Action
+from parlour.engine.data import DATA_OPTION, game_data, parsed
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.options import Option
 from parlour.games.hatflings import board
 from parlour.games.hatflings.board import DIRECTIONS, NAMES, SQUARES
-from parlour.games.hatflings.components import COMPONENTS
+from parlour.games.hatflings.components import COMPONENTS, PACKAGE, load_components, option_defaults
 from parlour.games.hatflings.constants import (
     A_GREEDY,
     A_JUMP,
@@ -122,10 +123,15 @@ class Hatflings(Game):
             "squares where the second captain's halflings may enter",
             title="Second captain's start zone",
         ),
+        DATA_OPTION,
     )
 
     def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+        # Each game reads its own data set (built-in or a designer's folder), parsed once per content;
+        # the options a data set gives defaults for take them unless the options set them.
+        self.data = game_data(self.name, PACKAGE, options)
+        self.components = parsed(self.data, load_components)
+        super().__init__(**{**option_defaults(self.components), **options})
         self.action_at = self.actions.__getitem__  # bound once: the move generator maps ids with it every turn
         if self.options["repetition_limit"] == 1:
             raise InvalidOption("hatflings option repetition_limit must be 0 (off) or at least 2, got 1")
@@ -136,11 +142,11 @@ class Hatflings(Game):
         self.repetition_limit: int = self.options["repetition_limit"]
         self.max_turns: int = self.options["max_turns"]
         self.zone_masks = (sum(1 << s for s in zones[0]), sum(1 << s for s in zones[1]))
-        self.colours = COMPONENTS.colours
-        self.supply = dict(COMPONENTS.objects)
-        self.puddles = COMPONENTS.puddles
+        self.colours = self.components.colours
+        self.supply = dict(self.components.objects)
+        self.puddles = self.components.puddles
         self.scene = self._fixed_scene(self.options["scene"].strip())
-        if self.scene is not None and self.options["num_objects"] != COMPONENTS.num_objects:
+        if self.scene is not None and self.options["num_objects"] != self.components.num_objects:
             raise InvalidOption(
                 f"hatflings option num_objects={self.options['num_objects']} only applies to scene='interactive'; "
                 "a fixed scene lists its own objects"
@@ -156,8 +162,8 @@ class Hatflings(Game):
         if text.lower() == "interactive":
             return None
         if text.lower() == "default":
-            text = COMPONENTS.default_scene
-        return parse_scene(text, self.zones, self.supply, COMPONENTS.min_objects)
+            text = self.components.default_scene
+        return parse_scene(text, self.zones, self.supply, self.components.min_objects)
 
     def _build_actions(self) -> list[Action]:
         actions: list[Action] = []
