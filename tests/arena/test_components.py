@@ -32,12 +32,13 @@ def test_benjamini_hochberg_adjusts_in_the_order_given() -> None:
 
 def test_mantel_haenszel_pools_the_strata_and_ignores_uninformative_ones() -> None:
     # One stratum, takers 30/40 against others 10/40: a difference of one half, far beyond chance.
-    difference, p = mantel_haenszel([Table(30, 40, 10, 40), Table(0, 0, 5, 9), Table(3, 3, 0, 0)])
+    difference, error, p = mantel_haenszel([Table(30, 40, 10, 40), Table(0, 0, 5, 9), Table(3, 3, 0, 0)])
     assert difference == pytest.approx(0.5)
+    assert error == pytest.approx((0.75 * 0.25 / 40 + 0.25 * 0.75 / 40) ** 0.5)
     assert p < 1e-4
-    assert mantel_haenszel([Table(0, 0, 5, 9)]) == (0.0, 1.0)
+    assert mantel_haenszel([Table(0, 0, 5, 9)]) == (0.0, 0.0, 1.0)
     # Equal win rates in every stratum: no difference, no evidence.
-    difference, p = mantel_haenszel([Table(5, 10, 5, 10), Table(2, 8, 6, 24)])
+    difference, _, p = mantel_haenszel([Table(5, 10, 5, 10), Table(2, 8, 6, 24)])
     assert difference == pytest.approx(0.0)
     assert p == pytest.approx(1.0)
 
@@ -80,6 +81,7 @@ def test_a_component_that_wins_is_called_strong_among_many_that_do_not() -> None
     assert found["flag: sun"].verdict() == "strong"
     assert found["flag: sun"].difference > 0.2
     assert found["flag: sun"].takers.interval[0] > found["flag: sun"].others.interval[1]
+    assert found["flag: sun"].interval[0] > 0
     assert [name for name, c in found.items() if c.verdict()] == ["flag: sun"]
     # The raw p-values of some null flags may dip below 5%; the q-values keep them out.
     assert all(c.q_value >= c.p_value for c in found.values())

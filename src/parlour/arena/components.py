@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.arena.extras import MOVE_PREFIX
-from parlour.arena.stats import Rate
+from parlour.arena.stats import Z95, Rate
 
 FDR = 0.05
 """The false discovery rate below which a component is called strong or weak."""
@@ -58,9 +58,15 @@ class Component:
     takers: Rate  # wins of the seats that took it
     others: Rate  # wins of the seats that did not
     difference: float  # takers' win rate minus the others', within agent and seat (Mantel-Haenszel)
+    error: float  # the difference's standard error
     p_value: float  # Cochran-Mantel-Haenszel, two-sided
     q_value: float = 1.0  # Benjamini-Hochberg adjusted over every component of the run
     by_agent: dict[str, Rate] = field(default_factory=dict)  # takers' wins per agent spec
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The difference's 95% normal interval."""
+        return self.difference - Z95 * self.error, self.difference + Z95 * self.error
 
     def verdict(self, fdr: float = FDR) -> str:
         """ "strong" or "weak" when the difference survives the false discovery rate, else ""."""
@@ -76,6 +82,8 @@ class Component:
             "takers": self.takers.to_json(),
             "others": self.others.to_json(),
             "difference": self.difference,
+            "difference_low": self.interval[0],
+            "difference_high": self.interval[1],
             "p": self.p_value,
             "q": self.q_value,
             "verdict": self.verdict(),
@@ -133,7 +141,7 @@ def _component(name: str, seats: Sequence[tuple[Stratum, Mapping[str, float], bo
             table.other_wins += won
     takers = Rate(sum(t.taker_wins for t in tables.values()), sum(t.takers for t in tables.values()))
     others = Rate(sum(t.other_wins for t in tables.values()), sum(t.others for t in tables.values()))
-    difference, p_value = mantel_haenszel(list(tables.values()))
+    difference, error, p_value = mantel_haenszel(list(tables.values()))
     return Component(
         name=name,
         kind=name.partition(": ")[0],
@@ -141,34 +149,42 @@ def _component(name: str, seats: Sequence[tuple[Stratum, Mapping[str, float], bo
         takers=takers,
         others=others,
         difference=difference,
+        error=error,
         p_value=p_value,
         by_agent=dict(sorted(by_agent.items())),
     )
 
 
-def mantel_haenszel(tables: Sequence[Table]) -> tuple[float, float]:
-    """The Mantel-Haenszel difference of win rates (takers minus others) and the CMH test's p-value.
+def mantel_haenszel(tables: Sequence[Table]) -> tuple[float, float, float]:
+    """The Mantel-Haenszel difference of win rates (takers minus others), its standard error and the
+    Cochran-Mantel-Haenszel test's p-value.
 
-    The test statistic has the continuity correction (as R's mantelhaen.test by default) and is
-    referred to chi-squared with one degree of freedom. Strata with no takers or no non-takers
-    carry no information; with none informative the answer is (0, 1).
+    The error is that of the strata's differences averaged with the Mantel-Haenszel weights
+    (each stratum's binomial variances, the weights taken as fixed). The test statistic has the
+    continuity correction (as R's mantelhaen.test by default) and is referred to chi-squared with
+    one degree of freedom. Strata with no takers or no non-takers
+    carry no information; with none informative the answer is (0, 0, 1).
     """
-    weighted, weights, observed, expected, variance = 0.0, 0.0, 0.0, 0.0, 0.0
+    weighted, weights, observed, expected, variance, spread = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     for table in tables:
         n = table.seats
         if table.takers == 0 or table.others == 0 or n < 2:
             continue
         weight = table.takers * table.others / n
-        weighted += weight * (table.taker_wins / table.takers - table.other_wins / table.others)
+        taker_rate, other_rate = table.taker_wins / table.takers, table.other_wins / table.others
+        weighted += weight * (taker_rate - other_rate)
         weights += weight
+        spread += weight**2 * (
+            taker_rate * (1 - taker_rate) / table.takers + other_rate * (1 - other_rate) / table.others
+        )
         wins = table.taker_wins + table.other_wins
         observed += table.taker_wins
         expected += table.takers * wins / n
         variance += table.takers * table.others * wins * (n - wins) / (n * n * (n - 1))
     if weights == 0 or variance == 0:
-        return 0.0, 1.0
+        return 0.0, 0.0, 1.0
     statistic = max(0.0, abs(observed - expected) - 0.5) ** 2 / variance
-    return weighted / weights, math.erfc(math.sqrt(statistic / 2))
+    return weighted / weights, math.sqrt(spread) / weights, math.erfc(math.sqrt(statistic / 2))
 
 
 def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:

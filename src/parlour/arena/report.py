@@ -13,10 +13,13 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from parlour.arena.components import FDR, Component
 from parlour.arena.extras import MOVE_PREFIX, question
-from parlour.arena.stats import Feature, Rate, Summary, mean, spread
+from parlour.arena.stats import Z95, Feature, Rate, Summary, mean, spread
 
-SECTIONS = ("summary", "seats", "agent-seats", "scores", "lengths", "extras")
+SECTIONS = ("overview", "summary", "seats", "agent-seats", "scores", "lengths", "components", "extras")
+MAX_PLOTTED_COMPONENTS = 24
+"""The components drawn in the report's plot (those with the smallest q); the tables list them all."""
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
@@ -175,6 +178,119 @@ def lengths_section(labelled: Labelled) -> str:
     return _section("lengths", "Game length", _png(figure) + table)
 
 
+def overview_section(labelled: Labelled) -> str:
+    """The sides of a comparison in columns: seat advantage, strategies, length, spread, components."""
+    if not _variant_column(labelled):
+        return ""
+    rows: list[list[str]] = []
+    players = len(labelled[0][1].seats)
+    for seat in range(players):
+        rows.append([f"seat {seat + 1} win rate", *[_pct(summary.seats[seat].record) for _, summary in labelled]])
+    for spec in dict.fromkeys(agent.spec for _, summary in labelled for agent in summary.agents):
+        rows.append([f"{spec} win rate", *[_pct(_strategy(summary, spec)) for _, summary in labelled]])
+    rows.append(["mean length (moves)", *[_mean_interval([float(n) for n in s.lengths]) for _, s in labelled]])
+    rows.append(["score spread", *[_num(spread(_scores(summary))) for _, summary in labelled]])
+    rows.append(["draws", *[f"{summary.draws} of {summary.games}" for _, summary in labelled]])
+    for verdict in ("strong", "weak"):
+        rows.append([f"{verdict} components", *[_verdicts(summary, verdict) for _, summary in labelled]])
+    note = (
+        '<p class="note">The same agents, seeds and seating orders on each side. A strategy\'s win rate pools'
+        " the seats its agents played (two greedy agents count as one strategy); the length's interval is the"
+        " mean's 95% normal interval; the score spread is the standard deviation of every seat's final score.</p>"
+    )
+    return _section("overview", "Side by side", _table(["", *[label for label, _ in labelled]], rows) + note)
+
+
+def _strategy(summary: Summary, spec: str) -> Rate:
+    agents = [agent for agent in summary.agents if agent.spec == spec]
+    return Rate(sum(agent.record.wins for agent in agents), sum(agent.record.games for agent in agents))
+
+
+def _scores(summary: Summary) -> list[float]:
+    return [score for agent in summary.agents for score in agent.scores]
+
+
+def _mean_interval(values: Sequence[float]) -> str:
+    half = Z95 * spread(values) / len(values) ** 0.5 if values else 0.0
+    return f"{mean(values):.1f} [{mean(values) - half:.1f}–{mean(values) + half:.1f}]"
+
+
+def _verdicts(summary: Summary, verdict: str) -> str:
+    return ", ".join(c.name for c in summary.components if c.verdict() == verdict) or "none"
+
+
+def components_section(labelled: Labelled) -> str:
+    """Each component's figures, one group of columns per side, with a plot of the differences."""
+    if not any(summary.components for _, summary in labelled):
+        return ""
+    by_side = [{component.name: component for component in summary.components} for _, summary in labelled]
+    names = list(dict.fromkeys(component.name for _, summary in labelled for component in summary.components))
+    kinds = list(dict.fromkeys(name.partition(": ")[0] for name in sorted(names)))
+    columns = ["taken", "takers win", "others win", "Δ within agents", "q", ""]
+    header = ["component"]
+    for label, _ in labelled:
+        header += [f"{column} ({label})" if _variant_column(labelled) and column else column for column in columns]
+    parts = [_components_plot(labelled, by_side, names)]
+    for kind in kinds:
+        rows = []
+        for name in sorted(n for n in names if n.partition(": ")[0] == kind):
+            row = [name.partition(": ")[2]]
+            for side in by_side:
+                row += _component_cells(side.get(name))
+            rows.append(row)
+        parts.append(f"<h3>{html.escape(kind)}</h3>" + _table(header, rows))
+    intro = (
+        '<p class="note">Taken: the share of seats that took the component at least once. Takers win / others'
+        " win: the win rates of the seats that took it and of those that did not (95% Wilson intervals)."
+        " Δ within agents: the takers' win rate minus the others', compared only between seats played by the"
+        " same agent from the same seat (Mantel-Haenszel, with its 95% interval), so a weak agent's habits do"
+        " not pass for a component's strength. q: the Cochran-Mantel-Haenszel p-value adjusted for every"
+        f" component of the side (Benjamini-Hochberg); strong or weak only where q is below {FDR:g}."
+        " Components taken on fewer than 5 seats are left out.</p>"
+    )
+    return _section("components", "Components: how often taken, how their takers fared", intro + "".join(parts))
+
+
+def _component_cells(component: Component | None) -> list[str]:
+    if component is None:
+        return ["—"] * 6
+    low, high = component.interval
+    difference = f"{100 * component.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+    cells = [_pct(component.taken), _pct(component.takers), _pct(component.others) if component.others.games else "—"]
+    return [*cells, difference, f"{component.q_value:.3g}", component.verdict()]
+
+
+def _components_plot(labelled: Labelled, by_side: Sequence[dict[str, Component]], names: Sequence[str]) -> str:
+    """A forest plot of the within-agent differences of the most telling components, side by side."""
+    best = {name: min(side[name].q_value for side in by_side if name in side) for name in names}
+    shown = sorted(names, key=lambda name: (best[name], name))[:MAX_PLOTTED_COMPONENTS]
+    shown.reverse()  # the most telling at the top
+    figure = _figure(7.0, 1.2 + 0.32 * len(shown) * max(1, len(labelled) ** 0.5))
+    axes = figure.add_subplot()
+    step = 0.7 / len(labelled)
+    for offset, ((label, _), side) in enumerate(zip(labelled, by_side, strict=True)):
+        rows = [(position, side[name]) for position, name in enumerate(shown) if name in side]
+        ys = [position + 0.35 - step / 2 - offset * step for position, _ in rows]
+        xs = [100 * component.difference for _, component in rows]
+        spans = [100 * Z95 * component.error for _, component in rows]
+        axes.errorbar(xs, ys, xerr=spans, fmt="o", capsize=3, label=label or None)
+        for y, (_, component) in zip(ys, rows, strict=True):
+            if component.verdict():
+                axes.annotate(
+                    component.verdict(),
+                    (100 * component.interval[1], y),
+                    xytext=(4, -3),
+                    textcoords="offset points",
+                    fontsize="x-small",
+                )
+    axes.axvline(0, color="grey", linestyle="--", linewidth=1)
+    axes.set_yticks(range(len(shown)), shown, fontsize="small")
+    axes.set_xlabel("takers' win rate minus the others', within agents (percentage points)")
+    if _variant_column(labelled):
+        axes.legend(fontsize="small")
+    return _png(figure)
+
+
 def extras_section(labelled: Labelled) -> str:
     parts = []
     for label, summary in labelled:
@@ -220,11 +336,13 @@ def render(title: str, facts: Sequence[tuple[str, str]], labelled: Labelled) -> 
         body = "".join(
             section(labelled)
             for section in (
+                overview_section,
                 summary_section,
                 seats_section,
                 agent_seats_section,
                 scores_section,
                 lengths_section,
+                components_section,
                 extras_section,
             )
         )
