@@ -52,12 +52,18 @@ class DataSet:
     """A game's data files as text (name -> text), where they came from, and their content hash."""
 
     files: Mapping[str, str]
-    origin: str  # "built-in" or the folder read
+    origin: str  # "built-in", the folder read, or where a record's stored files came from
     digest: str
+    package: str  # the game's data package, whose files these replace
 
     @property
     def built_in(self) -> bool:
         return self.origin == "built-in"
+
+    @property
+    def changed(self) -> bool:
+        """True when these files differ from the game's built-in data (an exported, unedited folder does not)."""
+        return self.digest != built_in(self.package).digest
 
     def where(self, filename: str) -> str:
         """The file as an error names it: a folder's files with their path, the built-in ones by name."""
@@ -70,9 +76,9 @@ def digest_of(files: Mapping[str, str]) -> str:
     return STORED_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _data_set(files: Mapping[str, str], origin: str) -> DataSet:
+def _data_set(package: str, files: Mapping[str, str], origin: str) -> DataSet:
     frozen = MappingProxyType(dict(sorted(files.items())))
-    return DataSet(frozen, origin, digest_of(frozen))
+    return DataSet(frozen, origin, digest_of(frozen), package)
 
 
 @functools.cache
@@ -82,7 +88,8 @@ def built_in(package: str) -> DataSet:
         entries = [entry for entry in resources.files(package).iterdir() if _is_data_file(entry.name)]
     except (ModuleNotFoundError, FileNotFoundError, OSError) as error:
         raise DataError(f"{package}: cannot list the data files: {error}") from None
-    return _data_set({entry.name: _read_text(package, entry.name) for entry in entries if entry.is_file()}, "built-in")
+    files = {entry.name: _read_text(package, entry.name) for entry in entries if entry.is_file()}
+    return _data_set(package, files, "built-in")
 
 
 def _is_data_file(name: str) -> bool:
@@ -100,7 +107,7 @@ def from_folder(package: str, folder: str | Path) -> DataSet:
         raise DataError(
             f"data folder {folder}: missing file(s) {', '.join(missing)} (the game's data files: {', '.join(names)})"
         )
-    return _data_set({name: _read_file(path / name) for name in names}, str(path))
+    return _data_set(package, {name: _read_file(path / name) for name in names}, str(path))
 
 
 def from_files(package: str, files: Mapping[str, Any], origin: str) -> DataSet:
@@ -111,7 +118,7 @@ def from_files(package: str, files: Mapping[str, Any], origin: str) -> DataSet:
             f"{origin}: the data must hold the text of exactly the files {', '.join(sorted(names))},"
             f" got {', '.join(sorted(map(str, files))) or 'none'}"
         )
-    return _data_set(files, origin)
+    return _data_set(package, files, origin)
 
 
 def _read_file(path: Path) -> str:

@@ -2,7 +2,9 @@
 
 A record is `{game, options, seed, actions}`; that is enough to rebuild a game exactly, because
 all chance flows from the seed. A saved file adds each action's label and the final scores, so that
-`verify` can say where a corrupt or tampered record first stops matching.
+`verify` can say where a corrupt or tampered record first stops matching, and for a game with data
+files the data it was played with: `data = {"hash": ...}` always, with `"files"` (each file's text)
+when that data is not the built-in data, so a game played on a designer's folder replays anywhere.
 """
 
 from __future__ import annotations
@@ -13,21 +15,36 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
-from parlour.engine.game import State
-from parlour.engine.registry import load_game
+from parlour.engine import data
+from parlour.engine.errors import DataError, IllegalAction, InvalidOption, RecordError
+from parlour.engine.game import Game, State
+from parlour.engine.registry import game_class, load_game
 
 FORMAT = "parlour-record/1"
 
 
-def full_record(state: State) -> dict[str, Any]:
-    """The record plus what verification checks: labels, and scores once the game is over."""
+def full_record(state: State, store_data: bool = True) -> dict[str, Any]:
+    """The record plus what verification checks: labels, the data played with, and scores once the game is over.
+
+    `store_data=False` leaves changed data's files out (the hash stays): for many records of one
+    run that keep the data once beside them."""
     record: dict[str, Any] = {"format": FORMAT, **state.record()}
     record["labels"] = [state.game.actions[i].label for i in state.history]
+    played_on = _data_of(state.game)
+    if played_on is not None:
+        record["data"] = {"hash": played_on.digest}
+        if played_on.changed and store_data:
+            record["data"]["files"] = dict(played_on.files)
     if state.is_terminal():
         record["scores"] = [score.total for score in state.scores()]
         record["winners"] = state.winners()
     return record
+
+
+def _data_of(game: Game) -> data.DataSet | None:
+    """The data set a game was built with, for games with data files (they keep it as `data`)."""
+    held = getattr(game, "data", None)
+    return held if isinstance(held, data.DataSet) else None
 
 
 def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
@@ -49,8 +66,9 @@ def replay(record: Mapping[str, Any]) -> State:
     seed = _field(record, "seed", int)
     actions = _field(record, "actions", list)
     try:
+        options = _options_with_data(record, name, options)
         state = load_game(name, **options).new_state(seed=seed)
-    except InvalidOption as error:
+    except (InvalidOption, DataError) as error:
         raise RecordError(f"the record's game cannot be set up: {error}") from None
     labels = _labels(record, len(actions))
     for step, action_id in enumerate(actions):
@@ -67,6 +85,62 @@ def replay(record: Mapping[str, Any]) -> State:
         except IllegalAction as error:
             raise RecordError(f"{where}: {error}", step) from None
     return state
+
+
+def _options_with_data(record: Mapping[str, Any], name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options to rebuild the game with: its `data` option pointed at the data the record stores.
+
+    A record without a data field (older ones) keeps its options as they are. One that names the
+    built-in data plays on it wherever its folder was; one that stores its files plays on those
+    files, once their hash is checked, whatever the folder it names now holds."""
+    stored = record.get("data")
+    if stored is None:
+        return options
+    if not isinstance(stored, dict) or not isinstance(stored.get("hash"), str):
+        raise RecordError("the record's 'data' field must be an object with the data's hash")
+    package = _data_package(name)
+    if package is None:
+        raise RecordError(f"the record stores data, but {name} has no data files")
+    files = stored.get("files")
+    if files is None:
+        return {**options, data.DATA_OPTION.name: _unstored_data(package, name, stored["hash"], options)}
+    if not isinstance(files, dict):
+        raise RecordError("the record's data 'files' must map each file's name to its text")
+    kept = data.from_files(package, files, "the record's data")
+    if kept.digest != stored["hash"]:
+        raise RecordError(
+            f"the record's stored data does not match its hash (it says {stored['hash']}, the files give"
+            f" {kept.digest}): the data was changed after the game was played"
+        )
+    return {**options, data.DATA_OPTION.name: data.remember(kept)}
+
+
+def _unstored_data(package: str, name: str, digest: str, options: Mapping[str, Any]) -> str:
+    """The `data` option for a record that names its data by hash alone: the built-in data, or the
+    folder its options name if that folder still holds exactly that data."""
+    if digest == data.built_in(package).digest:
+        return data.BUILT_IN
+    folder = options.get(data.DATA_OPTION.name)
+    if isinstance(folder, str) and folder and not folder.startswith(data.STORED_PREFIX):
+        try:
+            if data.from_folder(package, folder).digest == digest:
+                return folder
+        except DataError:
+            pass  # the folder is gone or damaged: the refusal below says what is missing
+    raise RecordError(
+        f"the record was played on {name} data with hash {digest}, which it does not store; neither the built-in"
+        f" data nor the folder {folder!r} it names holds that data now"
+    )
+
+
+def _data_package(name: str) -> str | None:
+    """The data package of a game with data files (its class's `data_package`), else None."""
+    try:
+        cls = game_class(name)
+    except InvalidOption as error:
+        raise RecordError(f"the record's game cannot be set up: {error}") from None
+    package = getattr(cls, "data_package", None)
+    return package if isinstance(package, str) else None
 
 
 def _where(step: int) -> str:

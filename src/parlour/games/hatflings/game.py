@@ -125,6 +125,8 @@ class Hatflings(Game):
         ),
         DATA_OPTION,
     )
+    data_package = PACKAGE
+    """Where the built-in data files live (records and parlour data export read it)."""
 
     def __init__(self, **options: Any) -> None:
         # Each game reads its own data set (built-in or a designer's folder), parsed once per content;

@@ -39,6 +39,8 @@ class Yamatai(Game):
         ),
         DATA_OPTION,
     )
+    data_package = PACKAGE
+    """Where the built-in data files live (records and parlour data export read it)."""
     parts: Components
 
     def __init__(self, **options: Any) -> None:

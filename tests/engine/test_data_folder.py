@@ -1,0 +1,200 @@
+"""A game's data as a designer's own folder: export, load it with the `data` option, record and replay on it."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlour.engine import data
+from parlour.engine.errors import DataError, InvalidOption, RecordError
+from parlour.engine.game import State
+from parlour.engine.records import full_record, replay, verify
+from parlour.engine.registry import game_class, load_game
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A change to a game's data whose effect a seeded game shows (its final scores move)."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int
+    changes: tuple[tuple[str, str, str], ...]  # (file, old text, new text), every occurrence replaced
+
+
+EDITS = [
+    # green's victory point token worth 9 trophies instead of 2 (both files that state it)
+    Edit(
+        "hanbok_runway",
+        {},
+        7,
+        (
+            ("config.toml", "\ngreen = 2", "\ngreen = 9"),
+            ("vp_tokens.csv", "VP-GR,victory_point,green,2,", "VP-GR,victory_point,green,9,"),
+        ),
+    ),
+    # every two-boat standard building worth 3 PP instead of 1
+    Edit(
+        "yamatai",
+        {"players": 2},
+        1,
+        (("building_tiles.csv", ",2,1,own standard building", ",2,3,own standard building"),),
+    ),
+    # the first-game scene's tree moved from c3 to c2
+    Edit("hatflings", {}, 3, (("scene_default.toml", 'type = "tree"\nsquare = "c3"', 'type = "tree"\nsquare = "c2"'),)),
+]
+GAMES = [edit.game for edit in EDITS]
+
+
+def package(game: str) -> str:
+    return str(game_class(game).data_package)  # type: ignore[attr-defined]
+
+
+def edited_folder(edit: Edit, folder: Path) -> Path:
+    data.export(package(edit.game), folder)
+    for filename, old, new in edit.changes:
+        path = folder / filename
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{filename} no longer holds {old!r}"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    return folder
+
+
+def playout(game: str, seed: int, **options: Any) -> State:
+    """A whole game of seeded random moves."""
+    state = load_game(game, **options).new_state(seed=seed)
+    chooser = random.Random(seed)
+    while not state.is_terminal():
+        state.apply(chooser.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_exported_folder_plays_exactly_like_the_built_in_data(game: str, tmp_path: Path) -> None:
+    written = data.export(package(game), tmp_path / "mine")
+    assert sorted(path.name for path in written) == sorted(data.built_in(package(game)).files)
+    options = {"players": 2} if game == "yamatai" else {}
+    built_in = playout(game, 11, **options)
+    mine = playout(game, 11, data=str(tmp_path / "mine"), **options)
+    assert mine.history == built_in.history
+    assert [s.total for s in mine.scores()] == [s.total for s in built_in.scores()]
+    assert mine.game.data.digest == built_in.game.data.digest  # type: ignore[attr-defined]
+    # an unedited folder is the built-in data: the record names it by hash and stores no files
+    assert full_record(mine)["data"] == {"hash": built_in.game.data.digest}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=GAMES)
+def test_two_data_sets_in_one_process_do_not_interfere(edit: Edit, tmp_path: Path) -> None:
+    folder = edited_folder(edit, tmp_path / "mine")
+    before = playout(edit.game, edit.seed, **edit.options)
+    mine = playout(edit.game, edit.seed, data=str(folder), **edit.options)
+    after = playout(edit.game, edit.seed, **edit.options)
+    again = playout(edit.game, edit.seed, data=str(folder), **edit.options)
+    assert mine.game.data.changed and not after.game.data.changed  # type: ignore[attr-defined]
+    # each game reads its own data: the built-in games agree, the folder's games agree, and they differ
+    assert (after.history, _totals(after)) == (before.history, _totals(before))
+    assert (again.history, _totals(again)) == (mine.history, _totals(mine))
+    assert (mine.history, _totals(mine)) != (before.history, _totals(before))
+
+
+def _totals(state: State) -> list[float]:
+    return [score.total for score in state.scores()]
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=GAMES)
+def test_a_record_on_changed_data_replays_and_verifies_without_its_folder(edit: Edit, tmp_path: Path) -> None:
+    folder = edited_folder(edit, tmp_path / "mine")
+    state = playout(edit.game, edit.seed, data=str(folder), **edit.options)
+    record = json.loads(json.dumps(full_record(state)))
+    assert record["data"]["hash"] == state.game.data.digest  # type: ignore[attr-defined]
+    assert record["data"]["files"]["config.toml" if edit.game == "hanbok_runway" else edit.changes[0][0]]
+    for path in folder.iterdir():  # the folder is gone (another machine): the stored files are used
+        path.unlink()
+    folder.rmdir()
+    replayed = verify(record)
+    assert replayed.history == state.history and _totals(replayed) == _totals(state)
+    # the same moves and seed on the built-in data do not give this game
+    plain = {**record, "options": {**record["options"], "data": ""}}
+    del plain["data"]
+    with pytest.raises(RecordError):
+        verify(plain)
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=GAMES)
+def test_stored_data_that_does_not_match_its_hash_is_refused(edit: Edit, tmp_path: Path) -> None:
+    state = playout(edit.game, edit.seed, data=str(edited_folder(edit, tmp_path / "mine")), **edit.options)
+    record = full_record(state)
+    filename, _, new = edit.changes[0]
+    record["data"]["files"][filename] = record["data"]["files"][filename].replace(new, new + " ")
+    with pytest.raises(RecordError, match="stored data does not match its hash"):
+        replay(record)
+
+
+def test_a_record_naming_unknown_data_by_hash_alone_is_refused(tmp_path: Path) -> None:
+    edit = EDITS[0]
+    folder = edited_folder(edit, tmp_path / "mine")
+    state = playout(edit.game, edit.seed, data=str(folder))
+    kept = full_record(state, store_data=False)
+    assert set(kept["data"]) == {"hash"}
+    assert verify(kept).history == state.history  # the folder it names still holds that data
+    (folder / "config.toml").write_text((folder / "config.toml").read_text() + "\n# edited again\n")
+    with pytest.raises(RecordError, match="which it does not store"):
+        replay(kept)
+
+
+def test_an_old_record_without_a_data_field_still_replays() -> None:
+    state = playout("hanbok_runway", 5)
+    record = full_record(state)
+    del record["data"]
+    del record["options"]["data"]
+    assert verify(record).history == state.history
+
+
+def test_record_data_of_the_wrong_shape_is_refused() -> None:
+    record = full_record(playout("hatflings", 2))
+    with pytest.raises(RecordError, match="must be an object with the data's hash"):
+        replay({**record, "data": "sha256:00"})
+    with pytest.raises(RecordError, match="exactly the files"):
+        replay({**record, "data": {"hash": "sha256:00", "files": {"notes.txt": "hello"}}})
+
+
+def test_export_refuses_a_folder_that_is_not_empty_unless_forced(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("my ideas")
+    with pytest.raises(DataError, match="is not empty; choose an empty folder or pass --force"):
+        data.export(package("hatflings"), folder)
+    assert sorted(path.name for path in folder.iterdir()) == ["notes.txt"]
+    data.export(package("hatflings"), folder, force=True)
+    assert (folder / "components.csv").is_file() and (folder / "notes.txt").read_text() == "my ideas"
+    (tmp_path / "file").write_text("")
+    with pytest.raises(DataError, match="is a file, not a folder"):
+        data.export(package("hatflings"), tmp_path / "file")
+
+
+def test_a_folder_that_lacks_a_file_or_does_not_exist_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match=r"no such folder \(write one with parlour data export\)"):
+        load_game("hanbok_runway", data=str(tmp_path / "nowhere"))
+    data.export(package("hanbok_runway"), tmp_path / "mine")
+    (tmp_path / "mine" / "style_cards.csv").unlink()
+    with pytest.raises(DataError, match=re.escape("missing file(s) style_cards.csv")):
+        load_game("hanbok_runway", data=str(tmp_path / "mine"))
+
+
+def test_the_data_option_is_checked_like_every_option() -> None:
+    with pytest.raises(InvalidOption, match="option data takes str, got 3"):
+        load_game("yamatai", data=3)
+
+
+def test_a_folder_is_parsed_once_per_content(tmp_path: Path) -> None:
+    folder = data.export(package("yamatai"), tmp_path / "mine")[0].parent
+    first = load_game("yamatai", data=str(folder))
+    second = load_game("yamatai", players=3, data=str(folder))
+    assert first.parts is second.parts  # type: ignore[attr-defined]
+    assert first.parts == load_game("yamatai").parts  # type: ignore[attr-defined]
