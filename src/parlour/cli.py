@@ -206,7 +206,10 @@ def simulate(
 @app.command()
 def compare(
     game: Annotated[str, typer.Argument(help="the game to play")],
-    variant: Annotated[list[str], typer.Option(help="a rule variant or options: beginner, motif, key=value,... (2+)")],
+    variant: Annotated[
+        list[str], typer.Option(help="a side: a rule variant or options (beginner, motif, key=value,...)")
+    ] = [],  # noqa: B006
+    data: Annotated[list[str], typer.Option(help="a side: a data folder (parlour data export) or builtin")] = [],  # noqa: B006
     agents: AgentsOpt = "random,random",
     games: GamesOpt = 100,
     seed: Annotated[int, typer.Option(help="tournament seed, the same for every variant")] = 0,
@@ -218,14 +221,14 @@ def compare(
     address: AddressOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
-    """The same tournament under several rule variants or options, reported side by side."""
+    """The same tournament (seeds, seats) on two or more sides (--variant, --data), reported side by side."""
     from parlour.arena import commands
 
     if resume and out is None:
         raise fail("--resume continues the tournament an --out folder holds; give that --out folder")
     settings = commands.Settings(workers, backend, address, out, resume, as_json)
     try:
-        code = commands.compare(game, agents, variant, games, seed, players, settings)
+        code = commands.compare(game, agents, variant, games, seed, players, settings, data)
     except ParlourError as error:
         raise fail(str(error)) from None
     raise typer.Exit(code)

@@ -49,7 +49,8 @@ def test_simulate_prints_tables_and_writes_the_folder(tmp_path: Path) -> None:
         (["simulate", "nim", "--stones", "lots"], "nim option stones takes int"),
         (["simulate", "nim", "--players", "3", "--agents", "random,random"], "3 players need 3 agents"),
         (["simulate", "nim", "--backend", "slurm"], "no backend called 'slurm'"),
-        (["compare", "nim", "--variant", "stones=10"], "at least two --variant"),
+        (["compare", "nim", "--variant", "stones=10"], "at least two sides"),
+        (["compare", "nim", "--data", "base", "--data", "mine"], "nim has no data files"),
         (["compare", "nim", "--variant", "stones=10", "--variant", "sideways"], "'sideways' is not an option"),
     ],
 )
@@ -92,7 +93,7 @@ def test_compare_reports_the_variants_side_by_side(tmp_path: Path) -> None:
     assert sorted(summary["variants"]) == ["stones=10", "stones=30"]
     assert summary["variants"]["stones=30"]["options"]["stones"] == 30
     page = (tmp_path / REPORT).read_text()
-    assert re.findall(r'<section id="([a-z-]+)">', page) == list(report.SECTIONS)
+    assert re.findall(r'<section id="([a-z-]+)">', page) == [s for s in report.SECTIONS if s != "components"]
     assert (tmp_path / "stones-10" / "records.jsonl").exists() and (tmp_path / "stones-30" / REPORT).exists()
     again = runner.invoke(app, [*arguments, "--out", str(tmp_path)])
     assert again.exit_code == 2 and "add --resume" in again.output

@@ -205,6 +205,36 @@ def _slug(label: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "standard"
 
 
+BUILT_IN_DATA = "builtin"
+"""A `--data` value naming the data that comes with the game rather than a folder."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison: its label in the report and the options it plays with."""
+
+    label: str
+    options: dict[str, Any]
+
+
+def sides(cls: type[Game], variants: Sequence[str], data: Sequence[str]) -> list[Side]:
+    """The sides `--variant` and `--data` name, variants first, each checked as the game's options."""
+    found = [Side(variant.strip() or "standard", variant_options(cls, variant)) for variant in variants]
+    if data and "data" not in {option.name for option in cls.options_spec}:
+        raise ArenaError(f"{cls.name} has no data files, so --data cannot change them")
+    names = [Path(folder).name or folder for folder in data]
+    for folder, name in zip(data, names, strict=True):
+        # The folder's own name reads best; the whole path tells apart two folders of one name.
+        label = name if names.count(name) == 1 else folder
+        value = "" if folder == BUILT_IN_DATA else str(Path(folder).expanduser().resolve())
+        try:
+            options = parse_game_options(cls, [], [f"data={value}"])
+        except InvalidOption as error:
+            raise ArenaError(f"--data {folder}: {error}") from None
+        found.append(Side(label, options))
+    return found
+
+
 def compare(
     game: str,
     agents: str,
@@ -213,16 +243,23 @@ def compare(
     seed: int,
     players: int | None,
     settings: Settings,
+    data: Sequence[str] = (),
 ) -> int:
-    """The same tournament (agents, seeds) under each variant; one report side by side."""
+    """The same tournament (agents, seeds, seating orders) on each side; one report side by side.
+
+    A side is a `--variant` (rule variants or options) or a `--data` folder (or `builtin`).
+    """
     cls = _game_class(game)
-    if len(variants) < 2:
-        raise ArenaError("compare needs at least two --variant (e.g. --variant standard --variant beginner)")
-    labels = [variant.strip() or "standard" for variant in variants]
+    if len(variants) + len(data) < 2:
+        raise ArenaError(
+            "compare needs at least two sides: --variant standard --variant beginner, or --data base --data mine"
+        )
+    compared = sides(cls, variants, data)
+    labels = [side.label for side in compared]
     slugs = [_slug(label) for label in labels]
     if len(set(slugs)) != len(slugs):
-        raise ArenaError(f"the variants must differ: {', '.join(labels)}")
-    tournaments = [plan(cls.name, agents, games, seed, players, variant_options(cls, v)) for v in variants]
+        raise ArenaError(f"the sides must differ: {', '.join(labels)}")
+    tournaments = [plan(cls.name, agents, games, seed, players, side.options) for side in compared]
     check_backend(settings.backend, settings.workers, settings.address)
     if settings.out is not None:
         _check_comparison_folder(settings.out, tournaments[0], labels, settings.resume)
@@ -233,8 +270,8 @@ def compare(
             runs.append(_run(tournament, settings, folder, progress))
     labelled = [(label, result.summary) for label, result in zip(labels, runs, strict=True)]
     if settings.out is not None:
-        extra = {"variants": "; ".join(f"{label} → {slug}/" for label, slug in zip(labels, slugs, strict=True))}
-        html = report.render(f"{cls.name}: variants compared", facts(tournaments[0], games, extra), labelled)
+        extra = {"sides": "; ".join(f"{label} → {slug}/" for label, slug in zip(labels, slugs, strict=True))}
+        html = report.render(f"{cls.name}: compared", facts(tournaments[0], games, extra), labelled)
         (settings.out / REPORT).write_text(html, encoding="utf-8")
     if settings.as_json:
         print(
@@ -243,13 +280,26 @@ def compare(
             )
         )
     else:
-        console = Console(soft_wrap=True)
-        for label, summary in labelled:
-            console.print(_agent_table(summary, f"— {label}"))
-            console.print(_seat_table(summary, f"— {label}"))
-        if settings.out is not None:
-            console.print(f"comparison report: {settings.out / REPORT}", highlight=False)
+        print_comparison(labelled, settings)
     return 0
+
+
+def print_comparison(labelled: Sequence[tuple[str, Summary]], settings: Settings) -> None:
+    console = Console(soft_wrap=True)
+    for label, summary in labelled:
+        console.print(_agent_table(summary, f"— {label}"))
+        console.print(_seat_table(summary, f"— {label}"))
+        console.print(_component_lines(summary), highlight=False)
+    if settings.out is not None:
+        console.print(f"comparison report: {settings.out / REPORT}", highlight=False)
+
+
+def _component_lines(summary: Summary) -> str:
+    """The components called strong or weak (after FDR control), in one line."""
+    called = [f"{c.name} {c.verdict()} ({100 * c.difference:+.0f} pts)" for c in summary.components if c.verdict()]
+    if not summary.components:
+        return "components: none seen often enough"
+    return "components: " + ("; ".join(called) if called else f"none strong or weak of {len(summary.components)}")
 
 
 def _check_comparison_folder(folder: Path, first: Tournament, labels: list[str], resume: bool) -> None:
