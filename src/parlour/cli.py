@@ -396,6 +396,62 @@ def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show
     console.print(Markdown(page))
 
 
+data_app = typer.Typer(
+    help="A game's component data as your own folder: export it, edit it, play with --data FOLDER.",
+    no_args_is_help=True,
+)
+app.add_typer(data_app, name="data")
+
+
+def _data_package(game: str) -> tuple[str, str]:
+    """The game's name and its data package; a game without data files is refused by name."""
+    cls = game_class(game)
+    package = getattr(cls, "data_package", None)
+    if not isinstance(package, str):
+        raise fail(f"{cls.name} has no data files to export")
+    return cls.name, package
+
+
+@data_app.command("export")
+def data_export(
+    game: Annotated[str, typer.Argument(help="the game whose data to export, e.g. yamatai")],
+    folder: Annotated[Path, typer.Argument(help="the folder to write (made if missing; must be empty)")],
+    force: Annotated[
+        bool, typer.Option(help="write into a folder that is not empty, replacing its data files")
+    ] = False,
+) -> None:
+    """Write a game's data files (CSV and TOML, with their sourced/designed tags) to a folder you can edit."""
+    from parlour.engine import data
+
+    try:
+        name, package = _data_package(game)
+        written = data.export(package, folder, force)
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    console.print(f"wrote {len(written)} data files of {name} to {folder}:", highlight=False)
+    for path in written:
+        console.print(f"  {path.name}", highlight=False)
+    console.print(
+        f"use them with: parlour play {name} --data {folder} (or simulate, compare, bench ...)", highlight=False
+    )
+
+
+@data_app.command("check")
+def data_check(
+    game: Annotated[str, typer.Argument(help="the game the folder's data is for")],
+    folder: Annotated[Path, typer.Argument(help="a folder written by parlour data export")],
+) -> None:
+    """Load a data folder as a game would, and say what is wrong with it or that it is ready (with its hash)."""
+    try:
+        name, _ = _data_package(game)
+        loaded = game_class(name)(data=str(folder))
+    except ParlourError as error:
+        raise fail(str(error), 1) from None
+    played_on = loaded.data  # type: ignore[attr-defined]
+    same = "the same as the built-in data" if not played_on.changed else "changed from the built-in data"
+    console.print(f"{folder}: {name} data ready, {same} ({played_on.digest})", highlight=False)
+
+
 def main(args: list[str] | None = None) -> None:
     """The `parlour` command: every refusal is one `error:` line on standard error and a non-zero exit."""
     try:
