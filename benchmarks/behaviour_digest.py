@@ -88,6 +88,12 @@ def _observe(digest: Digest, state: State, step: int) -> None:
         digest.add("determinize", [world.view(seat) for seat in seats])
 
 
+def _excluded(event: Any) -> list[list[int]]:
+    """The seats an event is kept from, when any: its audience is then "everyone but these seats"
+    (an event for everybody hashes as it always did)."""
+    return [list(event.excluded)] if event.excluded else []
+
+
 def random_games(name: str, options: dict[str, Any], games: int) -> dict[str, str]:
     game = parlour.load_game(name, **options)
     digest = Digest()
@@ -98,7 +104,7 @@ def random_games(name: str, options: dict[str, Any], games: int) -> dict[str, st
             _observe(digest, state, step)
             action = rng.choice(state.legal_actions())
             events = state.apply(action)
-            digest.add("events", [[event.to_json(), event.audience] for event in events])
+            digest.add("events", [[event.to_json(), event.audience, *_excluded(event)] for event in events])
             step += 1
         _observe(digest, state, step)
         digest.add("end", {"winners": state.winners(), "returns": state.returns(), "record": state.record()})
