@@ -19,11 +19,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from parlour.server.errors import ServerError
+from parlour.server.fanout import Notice
 from parlour.server.hub import Hub
 from parlour.server.models import ChatRow, now
 from parlour.server.quotas import Buckets
 from parlour.server.requests import Strict, bearer, hub_of
 from parlour.server.settings import Settings
+from parlour.server.store import Store
 from parlour.server.table import LiveTable
 
 router = APIRouter()
@@ -43,14 +45,23 @@ def _json(table_id: str, row: ChatRow) -> dict[str, Any]:
 
 
 class ChatStore:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, store: Store | None = None) -> None:
         self.engine = engine
+        self.store = store  # announces each message to the other processes (server/cluster.py)
 
     def add(self, table_id: str, seat: int, name: str | None, text: str, sent_at: datetime) -> dict[str, Any]:
         row = ChatRow(table_id=table_id, seat=seat, name=name, text=text, sent_at=sent_at)
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             session.add(row)
+            if self.store is not None and self.store.channel is not None:
+                session.flush()
+                self.store.announce(session.connection(), [f"c {self.store.origin} {table_id} {row.id}"])
         return _json(table_id, row)
+
+    def one(self, table_id: str, message_id: int) -> dict[str, Any] | None:
+        with Session(self.engine) as session:
+            row = session.get(ChatRow, message_id)
+            return None if row is None or row.table_id != table_id else _json(table_id, row)
 
     def recent(self, table_id: str, limit: int) -> list[dict[str, Any]]:
         """The table's last `limit` messages, oldest first."""
@@ -69,8 +80,24 @@ class Chat:
     def __init__(self, settings: Settings, hub: Hub) -> None:
         self.settings = settings
         self.hub = hub
-        self.store = ChatStore(hub.store.engine)
+        self.store = ChatStore(hub.store.engine, hub.store)
         self.by_seat = Buckets(settings.chat_rate, settings.chat_burst)
+        if hub.cluster is not None:
+            hub.cluster.chat_heard.append(self._heard)
+
+    def _heard(self, notice: Notice) -> None:
+        """A message written on another process: sent to this process's clients of the table."""
+        table = self.hub.tables.get(notice.table_id) or self.hub.held.get(notice.table_id)
+        if table is None or not table.clients or notice.number is None or self.hub.cluster is None:
+            return
+        number = notice.number
+
+        async def send() -> None:
+            message = await self.hub._db(self.store.one, table.id, number)
+            if message is not None:
+                _send_all(table, message)
+
+        self.hub.cluster.soon("c", f"{table.id}/{number}", send)
 
     async def say(self, table: LiveTable, seat: int, text: str) -> dict[str, Any]:
         """Store a seat's message and send it to every client of the table; refused (and nothing
@@ -87,14 +114,18 @@ class Chat:
             raise ServerError("rate_limited", f"too many chat messages from your seat: {self.by_seat.pace()}", 429)
         name = table.seats[seat].name
         message: dict[str, Any] = await self.hub._db(self.store.add, table.id, seat, name, text, now())
-        encoded = json.dumps(message)
-        for client in list(table.clients):
-            client.send_text(encoded)
+        _send_all(table, message)
         return message
 
     async def history(self, table: LiveTable) -> list[dict[str, Any]]:
         messages: list[dict[str, Any]] = await self.hub._db(self.store.recent, table.id, self.settings.chat_history)
         return messages
+
+
+def _send_all(table: LiveTable, message: dict[str, Any]) -> None:
+    encoded = json.dumps(message)
+    for client in list(table.clients):
+        client.send_text(encoded)
 
 
 def chat_of(request: Any) -> Chat:

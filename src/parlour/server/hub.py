@@ -36,6 +36,7 @@ from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
 from parlour.engine.game import Game, State
 from parlour.engine.registry import game_class
 from parlour.engine.rng import Rng
+from parlour.server.cluster import Cluster
 from parlour.server.errors import ServerError, not_found
 from parlour.server.logs import log
 from parlour.server.quotas import Buckets, GameCache, TurnQueue
@@ -63,6 +64,12 @@ def _generator(state: State) -> int | None:
     something by chance, which the seat may not take back."""
     rng = getattr(state, "rng", None)
     return rng.state if isinstance(rng, Rng) else None
+
+
+def _mark_of(table: LiveTable) -> tuple[Any, ...]:
+    """What Store.marks reads for this table, from memory."""
+    seats = tuple((seat.agent_spec, seat.name, seat.token_hash) for seat in table.seats)
+    return (table.version, table.finished_at is not None, *seats)
 
 
 def _check_chosen_seed(seed: int | None, fixed_deal: bool, people: int) -> None:
@@ -112,11 +119,18 @@ class Hub:
         self.sweeper: asyncio.Task[None] | None = None
         self.writer = ActionWriter(self.store, self.db_limiter)
         self.stopping = False
+        # On PostgreSQL other server processes may share the database (server/cluster.py); the
+        # lobby then reads its unfinished tables from the database, and keeps their summaries
+        # here with what they were worked out from (Store.marks).
+        self.cluster = None if self.store.is_sqlite else Cluster(self)
+        self.marked: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     # --- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
         await anyio.to_thread.run_sync(self.store.migrate)
+        if self.cluster is not None:
+            await self.cluster.listen()
         stored = await self._db(self.store.unfinished_tables)
         # Tables of the same game and options one after another: each Game is built once, however
         # many option sets there are beyond what the cache keeps.
@@ -137,8 +151,11 @@ class Hub:
                 self.tables[table.id] = table
             else:
                 self.resting[table.id] = table.summary("")
+                self.marked[table.id] = (_mark_of(table), self.resting[table.id])
         self.writer.start()
-        for table in self.tables.values():
+        if self.cluster is not None:
+            await self.cluster.start_leases()
+        for table in list(self.tables.values()):
             self._wake_bots(table)
         self.sweeper = asyncio.create_task(self._sweep_now_and_then())
         log.info(
@@ -155,6 +172,8 @@ class Hub:
                 table.bot_task.cancel()
             for client in list(table.clients):
                 client.close(1001, "server shutting down")
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.writer.stop()
         self.store.close()
 
@@ -213,6 +232,9 @@ class Hub:
             ) from None
         # Another request may have brought the table back meanwhile: then that one is the table.
         table = self._in_memory(table_id) or self._take_back(rebuilt)
+        if self.cluster is not None and table is rebuilt:
+            # A move committed elsewhere between the read and now was announced to nobody here.
+            self.cluster.soon("m", table.id, lambda: self.catch_up(table))
         self._wake_bots(table)
         return table
 
@@ -292,6 +314,8 @@ class Hub:
         seated = [Seat(i, agent) for i, agent in enumerate(agents)]
         table = LiveTable.seated(table_id, state, seated, created, committed)
         self.tables[table_id] = table
+        if self.cluster is not None and any(agent is not None for agent in agents):
+            await self.cluster.take(table_id)
         if client is not None:
             self.opened_by[table_id] = client
             self.open_count[client] += 1
@@ -431,6 +455,8 @@ class Hub:
             try:
                 await self._commit(table, move, after)
             except ServerError:
+                if table.version != move.version - 1:
+                    raise  # moved on elsewhere meanwhile (server/cluster.py): the steps are void
                 left = steps[done:-1]
                 table.tentative = Tentative(seat, left) if left else None
                 table.sync_seat(seat)
@@ -446,6 +472,12 @@ class Hub:
                 extra={"event": "storage_error", "table": table.id, "ply": saved.ply, "error": repr(error)},
             )
             if not await self._saved_anyway(saved):
+                if await self._moved_elsewhere(table):
+                    raise ServerError(
+                        "stale_version",
+                        "another move was committed at this table first; your position is now up to date",
+                        409,
+                    ) from None
                 unsaved = "the action could not be saved; nothing changed, try again"
                 raise ServerError("storage_error", unsaved, 503) from None
         table.state = successor
@@ -492,6 +524,94 @@ class Hub:
         stored = record.actions if record is not None else []
         return len(stored) > saved.ply and stored[saved.ply] == (saved.action_id, saved.seat)
 
+    async def _moved_elsewhere(self, table: LiveTable) -> bool:
+        """Whether another process committed this table's next move first (the actions' primary
+        key refused ours); if so, its moves are applied here and sent to this process's clients."""
+        if self.cluster is None:
+            return False
+        try:
+            stored = await self._db(self.store.actions_from, table.id, table.version)
+        except ServerError:
+            return False
+        self._apply_stored(table, stored)
+        return bool(stored)
+
+    # --- other processes' moves and seats (server/cluster.py) ------------------------------------
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Apply the actions other processes have committed at this table since its version here."""
+        async with table.lock:
+            stored = await self._db(self.store.actions_from, table.id, table.version)
+            self._apply_stored(table, stored)
+        self._wake_bots(table)
+
+    def _apply_stored(self, table: LiveTable, stored: list[tuple[int, int]]) -> None:
+        """Play committed actions on the table in memory and broadcast each, as if played here."""
+        if not stored:
+            return
+        held, table.tentative = table.tentative, None  # the turn was played elsewhere: void here
+        for action_id, seat in stored:
+            if table.state.current_player() != seat:
+                raise RecordError(f"table {table.id}: stored move {table.version + 1} is seat {seat}'s out of turn")
+            successor = table.state.clone()
+            action = successor.game.action(action_id)
+            events = successor.apply(action)
+            table.state = successor
+            if successor.is_terminal():
+                table.finished_at = datetime.now(UTC)
+                self._closed(table.id)
+            table.broadcast_move(Move(table.version, seat, action, events))
+        if held is not None:
+            table.sync_seat(held.seat)
+
+    async def refresh_seats(self, table: LiveTable) -> None:
+        """Read the table's seats again (taken, resumed or forfeited elsewhere) and resync its clients."""
+        stored = await self._db(self.store.seats, table.id)
+        async with table.lock:
+            for record in stored:
+                seat = table.seats[record.seat]
+                if record.agent is not None and record.agent != seat.agent_spec:
+                    seat.agent_spec = record.agent
+                    seat.agent = make_agent(record.agent, LiveTable._bot_seed(table.state.seed, table.deal, seat.index))
+                    self._let_go_of_seat(table, seat.index, 4004, "this seat was forfeited: its time ran out")
+                elif seat.token_hash is not None and record.token_hash != seat.token_hash:
+                    self._let_go_of_seat(table, seat.index, 4003, "this seat is now played from another device")
+                seat.name, seat.token_hash = record.name, record.token_hash
+        table.broadcast_sync()
+        self._wake_bots(table)
+
+    @staticmethod
+    def _let_go_of_seat(table: LiveTable, seat: int, code: int, reason: str) -> None:
+        for client in list(table.clients):
+            if client.seat == seat:
+                client.close(code, reason)
+
+    async def announce_seats(self, table_id: str) -> None:
+        """Tell the other processes that a seat of this table changed (no-op on SQLite)."""
+        if self.cluster is not None:
+            await self._db(self.store.announce_now, [f"s {self.cluster.name} {table_id}"])
+
+    async def seat_for_token(self, table: LiveTable, token: str) -> Seat | None:
+        """The seat `token` holds; a seat taken on another process just now is read afresh."""
+        seat = table.seat_with_token(token)
+        if seat is None and self.cluster is not None:
+            await self.refresh_seats(table)
+            seat = table.seat_with_token(token)
+        return seat
+
+    def forget_summary(self, table_id: str) -> None:
+        """A table not in memory changed elsewhere: what is kept of it for the lobby is stale."""
+        self.resting.pop(table_id, None)
+        self.marked.pop(table_id, None)
+
+    def forget_summaries(self) -> None:
+        self.resting.clear()
+        self.marked.clear()
+
+    def runs(self, table: LiveTable) -> bool:
+        """Whether this process runs the table's bots and clock (always, on SQLite)."""
+        return self.cluster is None or self.cluster.runs(table.id)
+
     @staticmethod
     def _check_playing(table: LiveTable) -> None:
         status = table.status
@@ -537,14 +657,14 @@ class Hub:
 
     def _wake_bots(self, table: LiveTable) -> None:
         seat = table.seat_to_move()
-        if self.stopping or table.status != RUNNING or seat is None or not seat.is_bot:
+        if self.stopping or table.status != RUNNING or seat is None or not seat.is_bot or not self.runs(table):
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.create_task(self._play_bots(table))
 
     async def _play_bots(self, table: LiveTable) -> None:
         """Let the bots move while it is a bot's turn; each move is computed in a worker thread."""
-        while not self.stopping and table.status == RUNNING:
+        while not self.stopping and table.status == RUNNING and self.runs(table):
             seat = table.seat_to_move()
             if seat is None or seat.agent is None:
                 return
@@ -635,15 +755,52 @@ class Hub:
     async def lobby(self, wanted: set[str], finished_listed: int) -> list[dict[str, Any]]:
         """Summaries (invite_url empty) of the tables with these statuses, newest first; of the
         finished ones, the `finished_listed` most recently finished."""
-        listed = {table.id: table.summary("") for table in self.tables.values() if table.status in wanted}
-        for table_id, summary in self.resting.items():
-            if summary["status"] in wanted:
-                listed.setdefault(table_id, summary)
+        if self.cluster is not None:
+            marks = await self._db(self.store.marks, None)
+            unfinished = await self.summaries(marks)
+            self.marked = {table_id: self.marked[table_id] for table_id in marks if table_id in self.marked}
+            listed = {summary["id"]: summary for summary in unfinished if summary["status"] in wanted}
+        else:
+            listed = {table.id: table.summary("") for table in self.tables.values() if table.status in wanted}
+            for table_id, summary in self.resting.items():
+                if summary["status"] in wanted:
+                    listed.setdefault(table_id, summary)
         if FINISHED in wanted:
             for record in await self.finished_tables(finished_listed):
                 if record.id not in listed and (finished := await self._finished_summary(record)) is not None:
                     listed[record.id] = finished
         return sorted(listed.values(), key=lambda summary: datetime.fromisoformat(summary["created_at"]), reverse=True)
+
+    async def summaries(self, marks: dict[str, tuple[Any, ...]]) -> list[dict[str, Any]]:
+        """The summaries of these tables as the database has them now (`marks`: Store.marks),
+        from memory where the table is there, else rebuilt once per change and kept."""
+        listed = []
+        for table_id, mark in marks.items():
+            table = self.tables.get(table_id) or self.held.get(table_id)
+            if table is not None:
+                if _mark_of(table) != mark:  # a notice on its way: read the change now
+                    await self.catch_up(table)
+                    await self.refresh_seats(table)
+                listed.append(table.summary(""))
+                continue
+            if mark[1] and (done := self.finished.get(table_id)) is not None:
+                listed.append(done)  # a finished table's summary never changes
+                continue
+            kept = self.marked.get(table_id)
+            if kept is None or kept[0] != mark:
+                record = await self._db(self.store.table, table_id)
+                try:
+                    rebuilt = await anyio.to_thread.run_sync(self._rebuild, record)
+                except Exception as error:
+                    log.error("table cannot be rebuilt", extra={"table": table_id, "error": repr(error)})
+                    continue
+                kept = (mark, rebuilt.summary(""))
+                if mark[1]:
+                    self._keep_finished(table_id, kept[1])
+                else:
+                    self.marked[table_id] = kept
+            listed.append(kept[1])
+        return listed
 
     async def _finished_summary(self, record: StoredTable) -> dict[str, Any] | None:
         """A finished table's summary (None if its record does not replay), without keeping the
@@ -669,11 +826,12 @@ class Hub:
         while len(self.finished) > FINISHED_KEPT:
             self.finished.popitem(last=False)
 
-    @staticmethod
-    def _in_use(table: LiveTable) -> bool:
-        """A table play needs in memory: somebody is connected, a bot is thinking, or it is busy."""
+    def _in_use(self, table: LiveTable) -> bool:
+        """A table play needs in memory: somebody is connected, a bot is thinking, it is busy, or
+        (several processes) its bots and clock run in this one."""
         thinking = table.bot_task is not None and not table.bot_task.done()
-        return bool(table.clients) or thinking or table.lock.locked()
+        leased = self.cluster is not None and table.status != FINISHED and self.cluster.runs(table.id)
+        return bool(table.clients) or thinking or table.lock.locked() or leased
 
     def sweep(self) -> None:
         """Let go of the tables idle for idle_seconds: no connected client, no bot to move."""

@@ -135,3 +135,15 @@ class RatingRow(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class LeaseRow(Base):
+    """Which server process runs a table's bots and clock (server/leases.py, migration 0009)."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    # The process (host, pid and a random part: a restarted process is a new owner).
+    owner: Mapped[str] = mapped_column(String(120), index=True)
+    # Set from the database's clock, so that machines whose clocks differ agree on it.
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -30,8 +30,12 @@ WAITING, YOUR_TURN, THEIR_TURN = "waiting", "your_turn", "their_turn"
 async def summary_of(hub: Hub, table_id: str) -> dict[str, Any] | None:
     """A table's lobby summary, from memory when it is there (rebuilt from the database if not);
     None for a table that no longer replays."""
-    if (table := hub.tables.get(table_id)) is not None:
+    if (table := hub.tables.get(table_id)) is not None and hub.cluster is None:
         return table.summary("")
+    if hub.cluster is not None:
+        # Other processes may have moved it: the database says what it is now.
+        summaries = await hub.summaries(await hub._db(hub.store.marks, [table_id]))
+        return summaries[0] if summaries else None
     if (kept := hub.resting.get(table_id) or hub.finished.get(table_id)) is not None:
         return kept
     try:
@@ -51,8 +55,13 @@ def where_is(summary: dict[str, Any], seat: int) -> str:
 
 async def _entries(hub: Hub, seats: list[tuple[str, int]]) -> list[dict[str, Any]]:
     entries = []
+    found: dict[str, dict[str, Any]] = {}
+    if hub.cluster is not None:
+        # Other processes may have moved them: the database says where each stands now.
+        marks = await hub._db(hub.store.marks, [table_id for table_id, _ in seats])
+        found = {summary["id"]: summary for summary in await hub.summaries(marks)}
     for table_id, seat in seats:
-        summary = await summary_of(hub, table_id)
+        summary = found.get(table_id) if hub.cluster is not None else await summary_of(hub, table_id)
         if summary is not None:
             entries.append({**summary, "seat": seat, "where": where_is(summary, seat)})
     return entries
@@ -89,6 +98,7 @@ async def resume(request: Request, table_id: str, csrf: CsrfHeader = None) -> di
         if not await hub._db(accounts.store.new_seat_token, table.id, seat, account.user.id, hash_token(token)):
             raise ServerError("not_your_seat", f"you have no seat at table {table_id!r}", 404)
         table.seats[seat].token_hash = hash_token(token)
+    await hub.announce_seats(table.id)
     # A device still connected with the old token is let go of: on reconnecting it is refused.
     for client in list(table.clients):
         if client.seat == seat:

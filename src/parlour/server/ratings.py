@@ -53,9 +53,19 @@ class RatingStore:
 
     def unapplied(self) -> list[str]:
         """Rated tables whose result is not in the ratings yet (unfinished, or finished just before a stop)."""
+        return list(self.unapplied_finished())
+
+    def unapplied_finished(self) -> dict[str, bool]:
+        """The rated tables not applied yet, each with whether its game is over."""
         with Session(self.engine) as session:
-            chosen = select(TableRow.id).where(TableRow.rated.is_(True), TableRow.rating_applied.is_(False))
-            return list(session.scalars(chosen))
+            chosen = select(TableRow.id, TableRow.finished_at.is_not(None)).where(
+                TableRow.rated.is_(True), TableRow.rating_applied.is_(False)
+            )
+            return {table_id: bool(finished) for table_id, finished in session.execute(chosen)}
+
+    def is_rated(self, table_id: str) -> bool:
+        with Session(self.engine) as session:
+            return bool(session.scalar(select(TableRow.rated).where(TableRow.id == table_id)))
 
     def seat_accounts(self, table_ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
         """Each table's seats that belong to accounts: seat -> (user id, account name)."""
@@ -93,7 +103,8 @@ class RatingStore:
         False if it was applied already (by an earlier attempt)."""
         players = len(ranked)
         with Session(self.engine) as session, session.begin():
-            row = session.get(TableRow, table_id)
+            # Locked: where several processes see the game end, one applies it, the others find it done.
+            row = session.get(TableRow, table_id, with_for_update=True)
             if row is None or row.rating_applied:
                 return False
             users = [user_id for user_id, _ in ranked]
@@ -192,7 +203,10 @@ class Ratings:
 
     async def may_join(self, table: LiveTable, account: SignedIn | None) -> None:
         """A rated table's seat goes to a signed-in account holding no other seat there."""
-        if table.id not in self.waiting:
+        rated = table.id in self.waiting
+        if not rated and self.hub.cluster is not None:
+            rated = await self.hub._db(self.store.is_rated, table.id)  # opened on another process
+        if not rated:
             return
         if account is None:
             raise ServerError("account_needed", "a rated table seats signed-in players only; sign in first", 403)
@@ -209,9 +223,16 @@ class Ratings:
                 log.exception("ratings failed", extra={"event": "server_fault"})
 
     async def tick(self) -> None:
+        over: dict[str, bool] | None = None
+        if self.hub.cluster is not None:
+            # Rated tables opened and finished on other processes too: the database lists them.
+            over = await self.hub._db(self.store.unapplied_finished)
+            self.waiting = set(over)
         for table_id in list(self.waiting):
             table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)
-            if table is None and table_id not in self.hub.resting:
+            if table is None and over is not None and not over[table_id]:
+                continue  # being played elsewhere: whoever holds it, or this one later, applies it
+            if table is None and (over is not None or table_id not in self.hub.resting):
                 # Not in memory nor resting unfinished: finished while the server was down, say.
                 try:
                     table = await self.hub.table(table_id)

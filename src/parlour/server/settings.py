@@ -112,6 +112,15 @@ class Settings:
     # Whether a person's steps within a turn are held tentative, for them alone, so that they may
     # take them back until the turn passes or a step shows something hidden.
     undo: bool = False
+    # --- Several server processes on one PostgreSQL database (docs/server.md, "Several server
+    # processes") ---
+    # Seconds a table's lease (which process runs its bots and clock) lasts unless renewed; it is
+    # renewed every third of that. A process that dies hands its tables over at once (its
+    # database session ends), or, if its machine vanishes, after this long.
+    lease_seconds: float = 10.0
+    # The most tables one process takes over in one round (a third of lease_seconds), so that
+    # the survivors of a dead process share its tables rather than the first one taking all.
+    lease_take: int = 100
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)

@@ -14,13 +14,18 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url, select, text, update
+from sqlalchemy import Engine, create_engine, event, func, make_url, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from parlour.deal import Deal
 from parlour.engine.errors import ParlourError
+from parlour.server.fanout import notify
 from parlour.server.models import ActionRow, SeatRow, TableRow, now
+
+# The key of the advisory lock under which a PostgreSQL schema is migrated: processes starting
+# together migrate one after another.
+MIGRATION_LOCK = 0x7061726C  # "parl"
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,10 @@ class Store:
         self.is_sqlite = url.startswith("sqlite")
         connect_args: dict[str, Any] = {"check_same_thread": False} if self.is_sqlite else {}
         self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
+        # Set when other processes share the database (PostgreSQL): the channel every commit they
+        # must hear of is announced on, and this process's name in those notices (server/fanout.py).
+        self.channel: str | None = None
+        self.origin = ""
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             database = self.engine.url.database
@@ -105,6 +114,8 @@ class Store:
         config = Config()
         config.set_main_option("script_location", str(resources.files("parlour.server") / "migrations"))
         with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
@@ -157,7 +168,21 @@ class Store:
                 )
                 .values(name=name, token_hash=token_hash, joined_at=now())
             )
-            return bool(getattr(result, "rowcount", 0) == 1)
+            claimed = bool(getattr(result, "rowcount", 0) == 1)
+            if claimed:
+                self.announce(session.connection(), [f"s {self.origin} {table_id}"])
+            return claimed
+
+    def announce(self, connection: Any, notices: list[str]) -> None:
+        """Tell the other processes, when this transaction commits (nothing without a channel)."""
+        if self.channel is not None:
+            notify(connection, self.channel, notices)
+
+    def announce_now(self, notices: list[str]) -> None:
+        """Tell the other processes of something already committed (a seat changed elsewhere)."""
+        if self.channel is not None:
+            with self.engine.begin() as connection:
+                notify(connection, self.channel, notices)
 
     def append_actions(self, batch: list[NewAction]) -> None:
         """Commit a batch of actions (of any tables) in one transaction."""
@@ -170,6 +195,10 @@ class Store:
             if finished:
                 session.flush()
                 session.execute(update(TableRow).where(TableRow.id.in_(finished)).values(finished_at=now()))
+            if self.channel is not None:
+                session.flush()
+                reached = {a.table_id: a.ply + 1 for a in batch}  # a batch holds a table's plies in order
+                self.announce(session.connection(), [f"m {self.origin} {t} {v}" for t, v in reached.items()])
 
     # --- reads -------------------------------------------------------------------------------
 
@@ -229,3 +258,49 @@ class Store:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)
             return None if row is None else self._load(session, [row])[0]
+
+    # --- reads for processes sharing the database ----------------------------------------------
+
+    def actions_from(self, table_id: str, ply: int) -> list[tuple[int, int]]:
+        """The table's actions (action id, seat) from `ply` on, in order."""
+        with Session(self.engine) as session:
+            chosen = (
+                select(ActionRow.action_id, ActionRow.seat)
+                .where(ActionRow.table_id == table_id, ActionRow.ply >= ply)
+                .order_by(ActionRow.ply)
+            )
+            return [(action_id, seat) for action_id, seat in session.execute(chosen)]
+
+    def seats(self, table_id: str) -> list[StoredSeat]:
+        with Session(self.engine) as session:
+            chosen = (
+                select(SeatRow.seat, SeatRow.agent, SeatRow.name, SeatRow.token_hash)
+                .where(SeatRow.table_id == table_id)
+                .order_by(SeatRow.seat)
+            )
+            return [
+                StoredSeat(seat, agent, name, token_hash) for seat, agent, name, token_hash in session.execute(chosen)
+            ]
+
+    def marks(self, table_ids: list[str] | None) -> dict[str, tuple[Any, ...]]:
+        """What a table's lobby summary depends on, per table: its actions' count, whether it is
+        finished, and each seat's occupant. None: every unfinished table."""
+        with Session(self.engine) as session:
+            played = (
+                select(TableRow.id, TableRow.finished_at.is_not(None), func.count(ActionRow.ply))
+                .outerjoin(ActionRow, ActionRow.table_id == TableRow.id)
+                .group_by(TableRow.id)
+            )
+            played = (
+                played.where(TableRow.finished_at.is_(None))
+                if table_ids is None
+                else played.where(TableRow.id.in_(table_ids))
+            )
+            marks: dict[str, list[Any]] = {t: [count, finished] for t, finished, count in session.execute(played)}
+            seated = select(SeatRow.table_id, SeatRow.agent, SeatRow.name, SeatRow.token_hash).order_by(
+                SeatRow.table_id, SeatRow.seat
+            )
+            seated = seated.where(SeatRow.table_id.in_(list(marks)))
+            for table_id, agent, name, token_hash in session.execute(seated):
+                marks[table_id].append((agent, name, token_hash))
+            return {table_id: tuple(mark) for table_id, mark in marks.items()}

@@ -14,6 +14,9 @@ When the deadline passes and that person still has not moved:
 
 The clock is watched by one task every `timer_poll` seconds: it notices tables whose version or
 status changed (a move, a seat taken), sets or clears their deadline, and expires those due.
+Where several processes share a PostgreSQL database, a table's clock is watched only by the
+process holding its lease (server/leases.py); the others read the stored deadlines every
+`timer_poll` seconds to show them.
 """
 
 from __future__ import annotations
@@ -175,6 +178,8 @@ class Timers:
         """Start a table's clock: `seconds` per move (turn-based) or in each seat's bank (banked)."""
         banks = [seconds] * len(table.seats) if banked else None
         await self.hub._db(self.store.set_mode, table.id, seconds, on_timeout, banks)
+        if self.hub.cluster is not None:
+            await self.hub.cluster.take(table.id)
         self.clocks[table.id] = Clock(table.id, seconds, on_timeout, banks=banks)
         await self._rearm(self.clocks[table.id], table)
 
@@ -201,9 +206,27 @@ class Timers:
         # A table not in memory has not changed since it left it: only these need a look.
         return self.hub.tables.get(table_id) or self.hub.held.get(table_id)
 
+    def _runs(self, table_id: str) -> bool:
+        cluster = self.hub.cluster
+        return cluster is None or cluster.runs(table_id)
+
+    async def _refresh(self) -> None:
+        """The clocks as stored: those another process watches, and those newly leased here."""
+        stored = {clock.table_id: clock for clock in await self.hub._db(self.store.clocks)}
+        for table_id, clock in stored.items():
+            if not self._runs(table_id) or table_id not in self.clocks:
+                self.clocks[table_id] = clock
+        for table_id in list(self.clocks):
+            if table_id not in stored and not self._runs(table_id):
+                del self.clocks[table_id]
+
     async def tick(self) -> None:
+        if self.hub.cluster is not None:
+            await self._refresh()
         moment = now()
         for clock in list(self.clocks.values()):
+            if not self._runs(clock.table_id):
+                continue
             table = self._in_memory(clock.table_id)
             if table is not None and (table.version, table.status) != clock.seen:
                 await self._rearm(clock, table)
@@ -251,6 +274,7 @@ class Timers:
         spec = self.settings.timeout_agent
         if clock.on_timeout == FORFEIT:
             await self.hub._db(self.store.forfeit, table.id, seat.index, spec)
+            await self.hub.announce_seats(table.id)
             seat.agent_spec, seat.token_hash = spec, None
             # Seeded as a rebuild would seed the seat's bot: from the secret salt on a drawn deal.
             seat.agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index))

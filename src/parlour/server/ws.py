@@ -110,7 +110,7 @@ class Connection:
             if message["type"] != "hello":
                 self.client.error("no_hello", "send a hello message first", message.get("id"))
                 continue
-            self._hello(message)
+            await self._hello(message)
 
     async def _next(self) -> dict[str, Any] | None:
         """The next well-formed message, or None after answering a bad one with an error."""
@@ -146,13 +146,13 @@ class Connection:
             self.client.error("flooding", "too many messages; disconnecting")
             self.client.close(1008, "flooding")
 
-    def _hello(self, message: dict[str, Any]) -> None:
+    async def _hello(self, message: dict[str, Any]) -> None:
         token = message.get("token")
         if token is not None:
             if not isinstance(token, str) or len(token) > 200:
                 self.client.error("bad_token", "token must be the seat token string you were given", message.get("id"))
                 return
-            seat = self.table.seat_with_token(token)
+            seat = await self.hub.seat_for_token(self.table, token)
             if seat is None:
                 self.client.error("bad_token", "this token holds no seat at this table", message.get("id"))
                 return
