@@ -4,20 +4,30 @@ Each game carries its encoder (`parlour.games.<game>.encoder`, standard library 
 `state.view(seat)` — and only that — into a `Features` of fixed length (`parlour.interop.features`).
 Because the input is the view, a tensor can never carry what the seat may not see. This module
 finds a game's encoder and makes numpy arrays, layouts and bounds from what it builds.
+
+Building a view and then a `Features` costs several native steps, too much for an adapter that
+hands out a tensor at every step. So an encoder module may also offer `write(state, seat, out)`:
+the same values written straight into a zeroed buffer, read from the position without building
+the view. `state_tensor` uses it where a game offers it. The view-based `encode` stays the
+definition: tests/interop/test_fast_encoders.py checks `write` against it, value for value, over
+many random positions of every game and player count, and the hidden-information conformance
+checks go through the adapters' observations, so a `write` that read something hidden would fail.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableSequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
+from parlour.engine.game import State as EngineState
 from parlour.interop.features import Features
 
 
@@ -34,6 +44,13 @@ class Encoder(Protocol):
     def __call__(self, view: Mapping[str, Any], seat: int | None, game: Game) -> Features: ...
 
 
+class Writer(Protocol):
+    """`encode(state.view(seat), seat, game)`'s values written into `out` (zeros, of the tensor's
+    length), read from the position directly."""
+
+    def __call__(self, state: Any, seat: int | None, out: MutableSequence[float]) -> None: ...
+
+
 def encoder_for(game: Game | type[Game]) -> Encoder:
     """The tensor encoder of a game (the module `encoder` beside its Game class); raises
     InvalidOption when the game carries none."""
@@ -47,6 +64,16 @@ def encoder_for(game: Game | type[Game]) -> Encoder:
         raise InvalidOption(f"{cls.name} has no observation encoder (a module {package}.encoder)") from None
     encode: Encoder = module.encode
     return encode
+
+
+def writer_for(game: Game | type[Game]) -> Writer | None:
+    """The game's fast tensor writer (`write` in its encoder module), or None when it has none."""
+    if not has_encoder(game):
+        return None
+    cls = game if isinstance(game, type) else type(game)
+    module = importlib.import_module(f"{cls.__module__.rsplit('.', 1)[0]}.encoder")
+    write: Writer | None = getattr(module, "write", None)
+    return write
 
 
 def has_encoder(game: Game | type[Game]) -> bool:
@@ -75,9 +102,44 @@ def as_array(features: Features) -> np.ndarray:
     return tensor
 
 
+@functools.lru_cache(maxsize=256)
 def observation_size(game: Game) -> int:
     """The tensor length, read off the starting position (every position gives the same length)."""
     return _starting_features(game).size
+
+
+@functools.lru_cache(maxsize=256)
+def _writer(game: Game) -> Writer | None:
+    return writer_for(game)
+
+
+def _floats(array: np.ndarray) -> MutableSequence[float]:
+    """A float32 array's memory as a sequence a writer sets by index, with no copy (a memoryview
+    of format 'f' reads and writes Python floats)."""
+    return cast("MutableSequence[float]", array.data)
+
+
+def write_observation(state: EngineState, seat: int, out: np.ndarray) -> None:
+    """The seat's observation tensor written into `out` (float32, of the tensor's length): by the
+    game's `write` where it has one, else from its view."""
+    write = _writer(state.game)
+    if write is None:
+        out[:] = observation_tensor(state.game, state.view(seat), seat)
+        return
+    out.fill(0.0)
+    write(state, seat, _floats(out))
+
+
+def state_tensor(state: EngineState, seat: int) -> np.ndarray:
+    """The seat's observation tensor, a new array: the same values as `observation_tensor` of its
+    view, computed without the view where the game's encoder offers `write`."""
+    game = state.game
+    write = _writer(game)
+    if write is None:
+        return observation_tensor(game, state.view(seat), seat)
+    tensor = np.zeros(observation_size(game), np.float32)
+    write(state, seat, _floats(tensor))
+    return tensor
 
 
 def layout(game: Game) -> list[Block]:

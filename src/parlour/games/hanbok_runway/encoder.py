@@ -6,13 +6,16 @@ the cards being discarded at a Pass step and the phase."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, MutableSequence
+from typing import TYPE_CHECKING, Any
 
 from parlour.engine.game import Game
 from parlour.games.hanbok_runway.components import SYMBOLS
 from parlour.games.hanbok_runway.view import PHASE_NAMES
 from parlour.interop.features import Features, Vocabulary
+
+if TYPE_CHECKING:
+    from parlour.games.hanbok_runway.state import HanbokRunwayState
 
 VALUE_SCALE = 5.0
 
@@ -95,3 +98,120 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     features.counts(view["discarding"]["fabric"], kinds, 2)
     features.number(view["additional_vp_supply"], comps.additional_vp_supply)
     return features
+
+
+# --- the same tensor read from the position itself ------------------------------------------------
+# `encode` above is the reference: it reads the view, so it shows exactly what the view shows.
+# `write` gives the same values without building the view (tests/interop/test_fast_encoders.py
+# compares the two over many random positions), for adapters that want a tensor at every step.
+
+
+@functools.cache
+def _plan(game: Game) -> tuple[int, int, int, int, tuple[int, ...]]:
+    """Block sizes of the layout `encode` builds: a token, a colour, a designer, and where the
+    designers and the tail start; and each fabric kind's slot."""
+    comps = game.components  # type: ignore[attr-defined]
+    colours, kinds = _names(game)
+    token = len(colours) + 7
+    colour = 2 + comps.tokens_per_colour * token
+    designer = len(SYMBOLS) + len(kinds) + 1 + comps.max_sets_per_player * (len(SYMBOLS) + len(kinds) + token)
+    designers_at = len(comps.colours) * colour
+    kind_slots = tuple(kinds.slots[label] for label in comps.kind_labels)
+    return token, colour, designer, designers_at, kind_slots
+
+
+def _write_token(state: HanbokRunwayState, seat: int | None, token: int, at: int, out: MutableSequence[float]) -> None:
+    """The block `_token` writes for this token, as the view shows it to `seat`."""
+    me = 0 if seat is None else seat
+    comps = state.game.components
+    count = len(comps.colours)
+    colour, position = divmod(token, comps.tokens_per_colour)
+    out[at] = 1.0
+    out[at + 1 + colour] = 1.0
+    out[at + 1 + count] = (position + 1) / 6
+    if state.face_up[token]:
+        out[at + 2 + count] = 1.0
+    known = state.known[token]
+    if known >> me & 1:
+        out[at + 3 + count] = 1.0
+    if known >> (1 - me) & 1:
+        out[at + 4 + count] = 1.0
+    if state.knows(seat, token):  # a spectator knows face-up values only
+        out[at + 5 + count] = 1.0
+        value = state.value[token]
+        if value:
+            out[at + 6 + count] = value / VALUE_SCALE
+
+
+def write(state: HanbokRunwayState, seat: int | None, out: MutableSequence[float]) -> None:
+    """`encode(state.view(seat), seat, game)` written into `out` (all zeros, of the tensor's
+    length), read from the position directly."""
+    game = state.game
+    me = 0 if seat is None else seat
+    comps = game.components
+    token_size, colour_size, designer_size, at, kind_slots = _plan(game)
+    per_colour = comps.tokens_per_colour
+    symbols, kinds = len(SYMBOLS), len(kind_slots)
+    for colour, trophies in enumerate(comps.vp_trophies):
+        start = colour * colour_size
+        if trophies:
+            out[start] = trophies / 5
+        if state.additional[colour]:
+            out[start + 1] = state.additional[colour] / 3
+        first = colour * per_colour
+        for position in range(state.taken[colour], per_colour):
+            _write_token(state, seat, first + position, start + 2 + position * token_size, out)
+    for player in (me, 1 - me):
+        for symbol, count in enumerate(state.tableau_style[player]):
+            if count:
+                out[at + symbol] = count / 5
+        for kind, count in enumerate(state.tableau_fabric[player]):
+            if count:
+                out[at + symbols + kind_slots[kind]] = count / 5
+        cards = state._hand_size(player)
+        if cards:
+            out[at + symbols + kinds] = cards / comps.hand_limit
+        made = at + symbols + kinds + 1
+        for symbol, kind, token in zip(
+            state.set_symbols[player], state.set_kinds[player], state.set_tokens[player], strict=True
+        ):
+            out[made + symbol] = 1.0
+            out[made + symbols + kind_slots[kind]] = 1.0
+            _write_token(state, seat, token, made + symbols + kinds, out)
+            made += symbols + kinds + token_size
+        at += designer_size
+    out[at + state.phase] = 1.0
+    at += len(PHASE_NAMES)
+    if state.current_player() == me:
+        out[at] = 1.0
+    if state.start == me:
+        out[at + 1] = 1.0
+    if state.turns_played:
+        out[at + 2] = state.turns_played / 40
+    if state.sets_this_turn:
+        out[at + 3] = state.sets_this_turn / comps.max_sets_per_turn
+    if state.triggered:
+        out[at + 4] = 1.0
+    if state.oval_colour >= 0:
+        out[at + 5 + state.oval_colour] = 1.0
+    at += 5 + len(comps.colours)
+    if state.style_deck:
+        out[at] = len(state.style_deck) / 30
+    if state.fabric_deck:
+        out[at + 1] = len(state.fabric_deck) / 30
+    at += 2
+    for symbol, count in enumerate(state.style_discard):
+        if count:
+            out[at + symbol] = count / 10
+    at += symbols
+    for kind, count in enumerate(state.fabric_discard):
+        if count:
+            out[at + kind_slots[kind]] = count / 5
+    at += kinds
+    for card in state.discarding:
+        # a style card is its symbol, a fabric card len(SYMBOLS) + its kind (position.py)
+        slot = at + card if card < symbols else at + symbols + kind_slots[card - symbols]
+        out[slot] += 0.5
+    at += symbols + kinds
+    if state.supply:
+        out[at] = state.supply / comps.additional_vp_supply

@@ -3,13 +3,16 @@ puddle owners and the pig, relative to the observing seat; then pools, supplies 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, MutableSequence
+from typing import TYPE_CHECKING, Any
 
 from parlour.engine.game import Game
 from parlour.games.hatflings.board import NAMES
-from parlour.games.hatflings.pieces import KIND_NAMES, PHASE_NAMES, SCENERY_NAMES, SPECIAL_KINDS
+from parlour.games.hatflings.pieces import KIND_NAMES, PHASE_NAMES, PUDDLE, SCENERY_NAMES, SPECIAL_KINDS
 from parlour.interop.features import Features, Vocabulary
+
+if TYPE_CHECKING:
+    from parlour.games.hatflings.state import HatflingsState
 
 SQUARES = Vocabulary(NAMES)
 KINDS = Vocabulary(kind for kind in KIND_NAMES if kind)
@@ -74,3 +77,69 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     features.one_hot(view["phase"], PHASES)
     features.flag("lander" in view)
     return features
+
+
+# --- the same tensor read from the position itself ------------------------------------------------
+# `encode` above is the reference: it reads the view, so it shows exactly what the view shows.
+# `write` gives the same values without building the view (tests/interop/test_fast_encoders.py
+# compares the two over many random positions), for adapters that want a tensor at every step.
+
+BOARD_SIZE = len(SQUARES) * SQUARE_SIZE
+OWNER_SIZE = len(SPECIALS) + 3
+TAIL_AT = BOARD_SIZE + 1 + 2 * OWNER_SIZE
+HALFLING_SLOT = tuple(KINDS.slots.get(name, -1) for name in KIND_NAMES)
+"""A halfling's kind code -> its slot in a square's kind one-hot (-1: none)."""
+OBJECT_SLOT = tuple(OBJECTS.slots.get(name, -1) for name in SCENERY_NAMES)
+"""A scenery code -> its slot in a square's object one-hot (-1: none)."""
+SPECIAL_BITS = tuple((1 << KIND_NAMES.index(name), slot) for slot, name in enumerate(SPECIALS))
+
+
+def write(state: HatflingsState, seat: int | None, out: MutableSequence[float]) -> None:
+    """`encode(state.view(seat), seat, game)` written into `out` (all zeros, of the tensor's
+    length), read from the position directly."""
+    game = state.game
+    me = 0 if seat is None else seat
+    hat, scenery, pig = state.hat, state.scenery, state.pig
+    for square, code in enumerate(hat):
+        if code:
+            slot = HALFLING_SLOT[code >> 1]
+            if slot >= 0:
+                out[square * SQUARE_SIZE + (0 if code & 1 == me else KIND_SLOTS) + slot] = 1.0
+    for square, thing in enumerate(scenery):
+        if thing:
+            at = square * SQUARE_SIZE
+            slot = OBJECT_SLOT[thing]
+            if slot >= 0:
+                out[at + OBJECT_AT + slot] = 1.0
+            if thing >= PUDDLE and thing - PUDDLE == me:
+                out[at + FLAGS_AT] = 1.0
+    if pig >= 0:
+        out[pig * SQUARE_SIZE + FLAGS_AT + 1] = 1.0
+    for flag, zone in ((2, game.zones[me]), (3, game.zones[1 - me])):  # type: ignore[attr-defined]
+        for square in zone:
+            out[square * SQUARE_SIZE + FLAGS_AT + flag] = 1.0
+    if state.pool:
+        out[BOARD_SIZE] = state.pool / (game.options["general_pool_size"] or 1)
+    hats, rival = state.hat_counts(), state.rival_zone_counts()
+    for index, owner in enumerate((me, 1 - me)):
+        at = BOARD_SIZE + 1 + index * OWNER_SIZE
+        specials = state.specials[owner]
+        for bit, slot in SPECIAL_BITS:
+            if specials & bit:
+                out[at + slot] = 1.0
+        at += len(SPECIALS)
+        if state.started >> owner & 1:
+            out[at] = 1.0
+        if hats[owner]:
+            out[at + 1] = hats[owner] / 36
+        if rival[owner]:
+            out[at + 2] = rival[owner] / 6
+    if state.puddle_supply:
+        out[TAIL_AT] = state.puddle_supply / 4
+    if state.current_player() == me:
+        out[TAIL_AT + 1] = 1.0
+    if state.turns:
+        out[TAIL_AT + 2] = state.turns / (game.options["max_turns"] or 200)
+    out[TAIL_AT + 3 + state.phase] = 1.0
+    if state.lander >= 0:
+        out[TAIL_AT + 3 + len(PHASES)] = 1.0

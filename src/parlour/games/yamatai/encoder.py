@@ -6,13 +6,18 @@ observing seat round the table (padded to four), and the turn in progress."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, MutableSequence, Sequence
+from typing import TYPE_CHECKING, Any
 
 from parlour.engine.game import Game
+from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import RESOURCES, SLOTS
-from parlour.games.yamatai.constants import END_REASONS, PHASE_NAMES
+from parlour.games.yamatai.constants import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
+from parlour.games.yamatai.view import known_near_top
 from parlour.interop.features import Features, Vocabulary
+
+if TYPE_CHECKING:
+    from parlour.games.yamatai.state import YamataiState
 
 MAX_PLAYERS = 4
 FLEET_TILES = Vocabulary(range(1, 11))
@@ -128,3 +133,225 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     features.number(preview["count"] if isinstance(preview, dict) else len(preview or []), 3)
     features.one_hot(view["end_reason"], list(END_REASONS.values()))
     return features
+
+
+# --- the same tensor read from the position itself ------------------------------------------------
+# `encode` above is the reference: it reads the view, so it shows exactly what the view shows
+# (of the deck, only the tiles the seat saw on top or knows to lie near it). `write` gives the
+# same values without building the view (tests/interop/test_fast_encoders.py compares the two over
+# many random positions), for adapters that want a tensor at every step.
+
+
+class _Plan:
+    """Where `encode` puts each block, and each piece's slot, for one game (built once)."""
+
+    def __init__(self, game: Game) -> None:
+        parts = game.parts  # type: ignore[attr-defined]
+        cultures, codes, specialists, owners = _names(game)
+        board = parts.board
+        self.culture_slot = tuple(cultures.slots[name] for name in parts.culture_colours)
+        self.code_slot = tuple(codes.slots[tile.code] for tile in parts.buildings)
+        self.specialist_slot = tuple(specialists.slots[sp.name] for sp in parts.specialists)
+        self.specialist_bits = tuple((1 << sp.index, specialists.slots[sp.name]) for sp in parts.specialists)
+        self.cultures, self.codes, self.specialists = len(cultures), len(codes), len(specialists)
+        self.owners = len(owners)
+        self.shared = {
+            geo.TORII: owners.slots["torii"],
+            geo.PALACE: owners.slots["palace"],
+            geo.SACRED_GROUND: owners.slots["sacred ground"],
+        }
+        self.island_size = 1 + self.cultures + self.owners + self.codes
+        self.islands = len(board.island_ids)
+        self.spot_size = len(RESOURCES) + 2
+        self.spots_at = self.islands * self.island_size
+        self.reserve_at = self.spots_at + len(board.spot_ids) * self.spot_size
+        self.row_at = self.reserve_at + len(RESOURCES) + 1 + (SLOTS + 2) * len(FLEET_TILES)
+        self.track_at = self.row_at + (SLOTS + 3 + 1) * self.codes + 1
+        self.mats_at = self.track_at + SLOTS * (self.specialists + 1) + 1
+        self.mat_size = 5 + self.cultures + len(RESOURCES) + 2 * self.codes + self.specialists
+        self.round_at = self.mats_at + MAX_PLAYERS * self.mat_size
+        self.turn_at = self.round_at + 2 + MAX_PLAYERS * MAX_PLAYERS + 1 + len(FLEET_TILES)
+        self.end_slot = {code: index for index, code in enumerate(END_REASONS)}
+
+
+@functools.cache
+def _plan(game: Game) -> _Plan:
+    return _Plan(game)
+
+
+def _write_mat(state: YamataiState, seat: int, plan: _Plan, at: int, out: MutableSequence[float]) -> None:
+    out[at] = 1.0
+    for slot, value, scale in ((1, state.coins[seat], 20), (2, state.pp_tokens[seat], 20)):
+        if value:
+            out[at + slot] = value / scale
+    at += 3
+    for kind in range(6):
+        if state.culture[6 * seat + kind]:
+            out[at + plan.culture_slot[kind]] += state.culture[6 * seat + kind] / 3
+    at += plan.cultures
+    for colour in range(5):
+        if state.harbour[5 * seat + colour]:
+            out[at + colour] = state.harbour[5 * seat + colour] / 3
+    at += len(RESOURCES)
+    if state.discarded[seat]:
+        out[at] = state.discarded[seat] / 20
+    if state.pieces[seat]:
+        out[at + 1] = state.pieces[seat] / 10
+    at += 2
+    for built in (state.built[seat], state.reserved[seat]):
+        tile = 0
+        while built:
+            if built & 1:
+                out[at + plan.code_slot[tile]] += 1.0
+            built >>= 1
+            tile += 1
+        at += plan.codes
+    specs = state.specs[seat]
+    for bit, slot in plan.specialist_bits:
+        if specs & bit:
+            out[at + slot] += 1.0
+
+
+def write(state: YamataiState, seat: int | None, out: MutableSequence[float]) -> None:
+    """`encode(state.view(seat), seat, game)` written into `out` (all zeros, of the tensor's
+    length), read from the position directly."""
+    game = state.game
+    plan = _plan(game)
+    me = 0 if seat is None else seat
+    count = game.num_players
+    codes = plan.code_slot
+    for island in range(plan.islands):
+        at = island * plan.island_size
+        if state.mountain[island]:
+            out[at] = 1.0
+        token = state.island_token[island]
+        if token >= 0:
+            out[at + 1 + plan.culture_slot[token]] = 1.0
+        at += 1 + plan.cultures
+        building = state.island_building[island]
+        if building != geo.NO_BUILDING:
+            shared = plan.shared.get(building)
+            out[at + (shared if shared is not None else _relative(building, me, count))] = 1.0
+        tile = state.island_tile[island]
+        if tile >= 0:
+            out[at + plan.owners + codes[tile]] = 1.0
+    spots = plan.spots_at
+    for spot, boat in enumerate(state.spot_boat):
+        if boat >= 0:
+            out[spots + spot * plan.spot_size + boat] = 1.0
+    for spot in state.placed:
+        out[spots + spot * plan.spot_size + len(RESOURCES)] = 1.0
+    if state.head >= 0:
+        out[spots + state.head * plan.spot_size + len(RESOURCES) + 1] = 1.0
+    at = plan.reserve_at
+    for colour, boats in enumerate(state.reserve):
+        if boats:
+            out[at + colour] = boats / 20
+    at += len(RESOURCES)
+    if state.sacred_left:
+        out[at] = state.sacred_left / 8
+    at += 1
+    for position in range(SLOTS):
+        number = state.fleet_track[position]
+        if number in FLEET_TILES.slots:
+            out[at + position * len(FLEET_TILES) + FLEET_TILES.slots[number]] = 1.0
+    at += SLOTS * len(FLEET_TILES)
+    batches: dict[int, list[int]] = {}
+    for position in range(SLOTS, len(state.fleet_track)):
+        number = state.fleet_track[position]
+        if number:
+            batches.setdefault(state.fleet_batch[position], []).append(number)
+    for index, (_, numbers) in enumerate(sorted(batches.items())[:2]):
+        for number in numbers:
+            if number in FLEET_TILES.slots:
+                out[at + index * len(FLEET_TILES) + FLEET_TILES.slots[number]] += 1.0
+    at = plan.row_at
+    for slot, tile in enumerate(state.row[:SLOTS]):
+        if tile >= 0:
+            out[at + slot * plan.codes + codes[tile]] = 1.0
+    at += SLOTS * plan.codes
+    deck = state.deck
+    if deck:
+        out[at] = len(deck) / plan.codes
+    at += 1
+    if seat is not None:
+        known = state.known_top[seat]
+        for depth in range(min(known, 3)):
+            out[at + depth * plan.codes + codes[deck[len(deck) - 1 - depth]]] = 1.0
+    at += 3 * plan.codes
+    for tile, within in known_near_top(state, seat):
+        out[at + codes[tile]] = 1 / within
+    at = plan.track_at
+    for slot in range(min(SLOTS, len(state.spec_track))):
+        specialist = state.spec_track[slot]
+        if specialist >= 0:
+            out[at + plan.specialist_slot[specialist]] = 1.0
+        if state.spec_coins[slot]:
+            out[at + plan.specialists] = state.spec_coins[slot] / 5
+        at += plan.specialists + 1
+    if state.spec_deck:
+        out[at] = len(state.spec_deck) / plan.specialists
+    for offset in range(min(count, MAX_PLAYERS)):
+        _write_mat(state, (me + offset) % count, plan, plan.mats_at + offset * plan.mat_size, out)
+    at = plan.round_at
+    if state.round_no:
+        out[at] = state.round_no / 12
+    over = state.phase == OVER
+    if not over and state.seat == me:
+        out[at + 1] = 1.0
+    at += 2
+    for position, player in enumerate(state.order[:MAX_PLAYERS]):
+        relative = _relative(player, me, count)
+        if relative < MAX_PLAYERS:
+            out[at + position * MAX_PLAYERS + relative] = 1.0
+    at += MAX_PLAYERS * MAX_PLAYERS
+    if state.turn:
+        out[at] = state.turn / MAX_PLAYERS
+    at += 1
+    for number in state.turn_fleets:
+        if number in FLEET_TILES.slots:
+            out[at + FLEET_TILES.slots[number]] += 1.0
+    at = plan.turn_at
+    if not over:
+        out[at + _relative(state.seat, me, count)] = 1.0
+    at += MAX_PLAYERS
+    out[at + state.phase] = 1.0
+    at += len(PHASE_NAMES)
+    if state.tile in FLEET_TILES.slots:
+        out[at + FLEET_TILES.slots[state.tile]] = 1.0
+    at += len(FLEET_TILES)
+    if state.power_ready:
+        out[at] = 1.0
+    if state.minus_one:
+        out[at + 1] = 1.0
+    at += 2
+    for amounts in (state.hand, state.bought):
+        for colour in range(5):
+            if amounts[colour]:
+                out[at + colour] = amounts[colour] / 5
+        at += len(RESOURCES)
+    if state.trades_left:
+        out[at] = state.trades_left / 2
+    if state.chain_closed:
+        out[at + 1] = 1.0
+    if state.branch_used:
+        out[at + 2] = 1.0
+    at += 3
+    for island in state.picks:
+        out[at + island] += 1.0
+    at += plan.islands
+    if state.keep_left:
+        out[at] = state.keep_left / 5
+    if state.pending:
+        out[at + 1] = state.pending / 10
+    at += 2
+    previewing = state.phase in (PREVIEW, PREVIEW_ORDER)
+    if previewing and seat == state.seat:
+        for tile in state.preview:
+            out[at + codes[tile]] += 1.0
+    at += plan.codes
+    if previewing and state.preview:
+        out[at] = len(state.preview) / 3
+    at += 1
+    if state.end_reason:
+        out[at + plan.end_slot[state.end_reason]] = 1.0
