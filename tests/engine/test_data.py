@@ -1,4 +1,4 @@
-"""Reading component data files: a damaged file is refused naming the file and the row."""
+"""Reading component data files: a damaged file is refused naming the file, the line and the column."""
 
 from __future__ import annotations
 
@@ -35,11 +35,13 @@ def test_a_good_file_reads_as_rows(package: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("kind,count\nboat,4\nhut\n", "pieces.csv row 3: the header has 2 columns but this row has 1"),
-        ("kind,count\nboat,4,7\n", "pieces.csv row 2: the header has 2 columns but this row has 3"),
-        ("kind,count,kind\nboat,4,hut\n", "column(s) kind appear more than once"),
+        ("kind,count\nboat,4\nhut\n", "pieces.csv line 3: the header has 2 columns but this row has 1"),
+        ("kind,count\nboat,4,7\n", "pieces.csv line 2: the header has 2 columns but this row has 3"),
+        ("kind,count,kind\nboat,4,hut\n", "pieces.csv line 1 (the header): column(s) kind appear more than once"),
         ("kind,count\n", None),
-        ("kind\nboat\n", "missing column(s) count"),
+        ("kind,count\nboat,4\n\nhut,2\n", "pieces.csv line 3: a blank line or a cell that spans lines"),
+        ('kind,count\n"big\nboat",4\n', "pieces.csv line 2: a blank line or a cell that spans lines"),
+        ("kind\nboat\n", "pieces.csv line 1 (the header): missing column(s) count"),
     ],
 )
 def test_a_damaged_file_names_its_row(package: Path, text: str, message: str | None) -> None:
@@ -49,6 +51,11 @@ def test_a_damaged_file_names_its_row(package: Path, text: str, message: str | N
         return
     with pytest.raises(DataError, match=re.escape(message)):
         read_csv(PACKAGE, "pieces.csv", ("kind", "count"))
+
+
+def test_blank_lines_after_the_last_row_are_no_damage(package: Path) -> None:
+    (package / "pieces.csv").write_text("kind,count\nboat,4\n\n\n")
+    assert read_csv(PACKAGE, "pieces.csv", ("kind", "count")) == [{"kind": "boat", "count": "4"}]
 
 
 def test_a_file_that_is_not_utf8_is_named(package: Path) -> None:
@@ -65,9 +72,12 @@ def test_a_missing_file_is_named(package: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("kind,count\nboat,4\nhut,2\nboat,4\n", "pieces.csv row 4: kind 'boat' already appears in row 2"),
-        ("kind,count\nboat,4\nBoat ,1\n", "pieces.csv row 3: kind 'Boat' already appears in row 2"),
-        ("kind,count\nboat,4\n ,2\n", "pieces.csv row 3: empty kind"),
+        (
+            "kind,count\nboat,4\nhut,2\nboat,4\n",
+            "pieces.csv line 4, column 1 (kind): kind 'boat' already appears in line 2",
+        ),
+        ("kind,count\nboat,4\nBoat ,1\n", "pieces.csv line 3, column 1 (kind): kind 'Boat' already appears in line 2"),
+        ("kind,count\nboat,4\n ,2\n", "pieces.csv line 3, column 1 (kind): empty kind"),
         ("kind,count\nboat,4\nhut,2\n", None),
     ],
 )

@@ -219,57 +219,109 @@ def _read_text(package: str, filename: str) -> str:
 def read_csv(source: str | DataSet, filename: str, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
     """Rows of a CSV data file as dicts; checks the `required` columns exist and every row fills the header.
 
-    Rows are numbered as lines of the file (the header is row 1), as the games' own errors number them.
+    Every row is one line of the file, so rows are numbered as its lines (the header is line 1), as
+    the games' own errors number them; a blank line or a cell that spans lines would break that
+    numbering and is refused.
     """
     reader = csv.DictReader(io.StringIO(_text_of(source, filename)))
     header = list(reader.fieldnames or ())
     missing = [column for column in required if column not in header]
     if missing:
-        raise DataError(f"{filename}: missing column(s) {', '.join(missing)}")
+        raise DataError(f"{filename} line 1 (the header): missing column(s) {', '.join(missing)}")
     repeated = sorted({column for column in header if header.count(column) > 1})
     if repeated:
-        raise DataError(f"{filename}: column(s) {', '.join(repeated)} appear more than once in the header")
+        raise DataError(f"{filename} line 1 (the header): column(s) {', '.join(repeated)} appear more than once")
     rows = []
     try:
-        for row in reader:
+        for line, row in enumerate(reader, start=2):
+            if reader.line_num != line:
+                raise DataError(
+                    f"{filename} line {line}: a blank line or a cell that spans lines; every row is one line"
+                )
             # DictReader fills a short row with None and keeps a long row's surplus under the key None.
             if None in row or None in row.values():
                 cells = sum(value is not None for key, value in row.items() if key is not None)
                 cells += len(row.get(None) or ())  # type: ignore[call-overload]
                 raise DataError(
-                    f"{filename} row {reader.line_num}: the header has {len(header)} columns but this row has {cells}"
+                    f"{filename} line {line}: the header has {len(header)} columns but this row has {cells}"
                 )
             rows.append(row)
     except csv.Error as error:
-        raise DataError(f"{filename} row {reader.line_num}: not valid CSV ({error})") from None
+        raise DataError(f"{filename} line {reader.line_num}: not valid CSV ({error})") from None
     return rows
 
 
+def at(filename: str, line: int, row: Mapping[str, str] | None = None, column: str | None = None) -> str:
+    """Where a problem is, as every data error names it: `flags.csv line 5, column 3 (vp)`.
+
+    `row` is the row read_csv gave (its keys are the header, in order), which numbers the column."""
+    where = f"{filename} line {line}"
+    if column is None:
+        return where
+    if row is not None and column in row:
+        return f"{where}, column {list(row).index(column) + 1} ({column})"
+    return f"{where}, column {column}"
+
+
+class TomlTable(dict[str, Any]):
+    """A TOML file's contents that keep the file's text, so an error can name the line of a key."""
+
+    text: str = ""
+
+
 def read_toml(source: str | DataSet, filename: str) -> dict[str, Any]:
+    text = _text_of(source, filename)
     try:
-        return tomllib.loads(_text_of(source, filename))
+        table = TomlTable(tomllib.loads(text))
     except tomllib.TOMLDecodeError as error:
         raise DataError(f"{filename}: not valid TOML ({error})") from None
+    table.text = text
+    return table
 
 
-def as_int(filename: str, row_number: int, column: str, value: str) -> int:
-    """A CSV cell as an integer, or a DataError that says where."""
+def toml_at(filename: str, config: Mapping[str, Any], *keys: str) -> str:
+    """Where a key of a TOML file is, as errors name it: `config.toml line 19, column 19 (safety_turn_cap)`.
+
+    `keys` is the key's path: `("vp_trophies", "blue")` is `blue` in the table `[vp_trophies]`; the
+    column is where its value starts. A key the text does not show plainly is named without a line."""
+    text = config.text if isinstance(config, TomlTable) else ""
+    *tables, key = keys
+    table: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            header = stripped.lstrip("[").split("]", 1)[0]  # [table] or [[array]], maybe with a comment
+            table = [part.strip() for part in header.split(".")]
+            continue
+        name, sep, value = line.partition("=")
+        if sep and name.strip() == key and table == tables:
+            return f"{filename} line {number}, column {len(name) + 1 + len(value) - len(value.lstrip()) + 1} ({key})"
+    return f"{filename} ({'.'.join(keys)})" if keys else filename
+
+
+def as_int(filename: str, row_number: int, column: str, value: str | Mapping[str, str]) -> int:
+    """A CSV cell as an integer, or a DataError that says where. `value` is the cell, or its whole row
+    (which lets the error number the column)."""
+    row = value if isinstance(value, Mapping) else None
+    cell = value[column] if isinstance(value, Mapping) else value
     try:
-        return int(value)
+        return int(cell)
     except (TypeError, ValueError):
-        raise DataError(f"{filename} row {row_number}: {column} must be a whole number, got {value!r}") from None
+        where = at(filename, row_number, row, column)
+        raise DataError(f"{where}: {column} must be a whole number, got {cell!r}") from None
 
 
 def check_keys(filename: str, rows: list[dict[str, str]], column: str) -> None:
     """Refuses a row whose `column` (an id or name) is empty or repeats an earlier row's, ignoring case.
 
-    Rows are numbered as in read_csv's errors (the header is row 1).
+    Rows are numbered as in read_csv's errors (the header is line 1).
     """
     first: dict[str, int] = {}
     for number, row in enumerate(rows, start=2):
         key = (row.get(column) or "").strip()
+        where = at(filename, number, row, column)
         if not key:
-            raise DataError(f"{filename} row {number}: empty {column}")
+            raise DataError(f"{where}: empty {column}")
         earlier = first.setdefault(key.casefold(), number)
         if earlier != number:
-            raise DataError(f"{filename} row {number}: {column} {key!r} already appears in row {earlier}")
+            raise DataError(f"{where}: {column} {key!r} already appears in line {earlier}")

@@ -3,7 +3,7 @@
 Every numeric value of this game is *designed* (no public component list exists), so it lives in
 the data files, tagged, where a person who owns the game can correct it without touching code.
 Validation checks the data against the rulebook's component list (components.csv) and the
-engine parameters (config.toml) and raises DataError naming the file, the row and the problem.
+engine parameters (config.toml) and raises DataError naming the file, the line, the column and the problem.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import DataSet, as_int, check_keys, read_csv, read_toml
+from parlour.engine.data import DataSet, as_int, at, check_keys, read_csv, read_toml, toml_at
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.hanbok_runway.data"
@@ -95,9 +95,17 @@ class Components:
         return self.kind_labels[kind]
 
 
-def _error(filename: str, row: int | None, problem: str) -> DataError:
-    where = filename if row is None else f"{filename} row {row}"
+def _error(
+    filename: str, row: int | None, problem: str, cells: dict[str, str] | None = None, column: str | None = None
+) -> DataError:
+    """The error of a file, a line of it (`row`) or one cell (`column` of the row `cells`)."""
+    where = filename if row is None else at(filename, row, cells, column)
     return DataError(f"hanbok_runway {where}: {problem}")
+
+
+def _config_error(config: dict[str, Any], keys: tuple[str, ...], problem: str) -> DataError:
+    """The error of a key of config.toml, at its line."""
+    return DataError(f"hanbok_runway {toml_at('config.toml', config, *keys)}: {problem}")
 
 
 def _whole(value: object) -> bool:
@@ -109,25 +117,25 @@ def _settings(config: dict[str, Any]) -> dict[str, int]:
     for key in CONFIG_INTS:
         value = config.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _error("config.toml", None, f"{key} must be a whole number, got {value!r}")
+            raise _config_error(config, (key,), f"{key} must be a whole number, got {value!r}")
         settings[key] = value
     if settings["players"] != 2:
-        raise _error("config.toml", None, f"Hanbok Runway is a 2-player game, players = {settings['players']}")
+        raise _config_error(config, ("players",), f"Hanbok Runway is a 2-player game, players = {settings['players']}")
     for key in CONFIG_INTS:
         if key not in ("safety_turn_cap", "min_influence_for_vp") and settings[key] < 1:
-            raise _error("config.toml", None, f"{key} must be at least 1, got {settings[key]}")
+            raise _config_error(config, (key,), f"{key} must be at least 1, got {settings[key]}")
     if not 0 <= settings["safety_turn_cap"] <= MAX_SAFETY_TURN_CAP:
         # the bounds of the game's safety_turn_cap option, whose default this is
-        raise _error("config.toml", None, f"safety_turn_cap must be 0 (off) to {MAX_SAFETY_TURN_CAP}")
+        raise _config_error(config, ("safety_turn_cap",), f"safety_turn_cap must be 0 (off) to {MAX_SAFETY_TURN_CAP}")
     return settings
 
 
 def _colours(config: dict[str, Any]) -> tuple[str, ...]:
     colours = config.get("colours")
     if not isinstance(colours, list) or not colours or not all(isinstance(c, str) and c for c in colours):
-        raise _error("config.toml", None, "colours must be a list of colour names")
+        raise _config_error(config, ("colours",), "colours must be a list of colour names")
     if len(set(colours)) != len(colours):
-        raise _error("config.toml", None, f"colours lists a colour twice: {colours}")
+        raise _config_error(config, ("colours",), f"colours lists a colour twice: {colours}")
     return tuple(colours)
 
 
@@ -135,18 +143,21 @@ def _component_counts(rows: list[dict[str, str]]) -> dict[str, int]:
     counts = {}
     for n, row in enumerate(rows, 2):
         if row["component"] not in RULEBOOK_COUNTS:
-            raise _error("components.csv", n, f"unknown component {row['component']!r}")
-        counts[row["component"]] = as_int("components.csv", n, "count", row["count"])
+            raise _error("components.csv", n, f"unknown component {row['component']!r}", row, "component")
+        counts[row["component"]] = as_int("components.csv", n, "count", row)
     missing = [name for name in RULEBOOK_COUNTS if name not in counts]
     if missing:
         raise _error("components.csv", None, f"no row for {', '.join(missing)} (the rulebook lists them)")
     return counts
 
 
-def _rulebook_counts(counts: dict[str, int]) -> None:
-    for n, (name, count) in enumerate(counts.items(), 2):
+def _rulebook_counts(counts: dict[str, int], rows: list[dict[str, str]]) -> None:
+    for n, row in enumerate(rows, 2):
+        name, count = row["component"], counts[row["component"]]
         if count != RULEBOOK_COUNTS[name]:
-            raise _error("components.csv", n, f"the rulebook lists {RULEBOOK_COUNTS[name]} {name}, not {count}")
+            raise _error(
+                "components.csv", n, f"the rulebook lists {RULEBOOK_COUNTS[name]} {name}, not {count}", row, "count"
+            )
 
 
 def _rows_are_named(files: dict[str, list[dict[str, str]]]) -> None:
@@ -160,7 +171,9 @@ def _rows_are_named(files: dict[str, list[dict[str, str]]]) -> None:
         for n, row in enumerate(rows, 2):
             for column, value in row.items():
                 if column.endswith("status") and value.split(" ")[0] not in STATUSES:
-                    raise _error(filename, n, f"{column} must start with sourced or designed, got {value!r}")
+                    raise _error(
+                        filename, n, f"{column} must start with sourced or designed, got {value!r}", row, column
+                    )
 
 
 def _expect_count(counts: dict[str, int], component: str, found: int, filename: str) -> None:
@@ -170,9 +183,10 @@ def _expect_count(counts: dict[str, int], component: str, found: int, filename: 
         raise _error(filename, None, f"{found} {component}s but components.csv lists {counts[component]}")
 
 
-def _colour_index(colours: tuple[str, ...], filename: str, row: int, name: str) -> int:
+def _colour_index(colours: tuple[str, ...], filename: str, n: int, row: dict[str, str], column: str) -> int:
+    name = row[column]
     if name not in colours:
-        raise _error(filename, row, f"unknown colour {name!r} (colours: {', '.join(colours)})")
+        raise _error(filename, n, f"unknown colour {name!r} (colours: {', '.join(colours)})", row, column)
     return colours.index(name)
 
 
@@ -181,8 +195,8 @@ def _token_values(
 ) -> tuple[tuple[int, ...], ...]:
     values: list[list[int]] = [[] for _ in colours]
     for n, row in enumerate(rows, 2):
-        colour = _colour_index(colours, "fabric_tokens.csv", n, row["colour"])
-        values[colour].append(as_int("fabric_tokens.csv", n, "influence", row["influence"]))
+        colour = _colour_index(colours, "fabric_tokens.csv", n, row, "colour")
+        values[colour].append(as_int("fabric_tokens.csv", n, "influence", row))
     per_colour = settings["tokens_per_colour"]
     for name, found in zip(colours, values, strict=True):
         if len(found) != per_colour:
@@ -191,7 +205,9 @@ def _token_values(
     # optional cross-check: delete it to give colours different spreads in fabric_tokens.csv.
     shared = config.get("token_influences")
     if shared is not None and (not isinstance(shared, list) or not all(_whole(value) for value in shared)):
-        raise _error("config.toml", None, f"token_influences must be a list of whole numbers, got {shared!r}")
+        raise _config_error(
+            config, ("token_influences",), f"token_influences must be a list of whole numbers, got {shared!r}"
+        )
     if shared is not None:
         for name, found in zip(colours, values, strict=True):
             if sorted(found) != sorted(shared):
@@ -206,10 +222,12 @@ def _token_values(
 def _queue_face_up(rows: list[dict[str, str]], settings: dict[str, int], config: dict[str, Any]) -> tuple[bool, ...]:
     sides: list[str] = []
     for n, row in enumerate(rows, 2):
-        if as_int("queue_setup.csv", n, "position", row["position"]) != n - 1:
-            raise _error("queue_setup.csv", n, f"positions must run 1, 2, 3 ... in order, got {row['position']}")
+        if as_int("queue_setup.csv", n, "position", row) != n - 1:
+            raise _error(
+                "queue_setup.csv", n, f"positions must run 1, 2, 3 ... in order, got {row['position']}", row, "position"
+            )
         if row["side_up"] not in ("front", "back"):
-            raise _error("queue_setup.csv", n, f"side_up must be front or back, got {row['side_up']!r}")
+            raise _error("queue_setup.csv", n, f"side_up must be front or back, got {row['side_up']!r}", row, "side_up")
         sides.append(row["side_up"])
     if len(sides) != settings["tokens_per_colour"]:
         raise _error("queue_setup.csv", None, f"{len(sides)} positions for {settings['tokens_per_colour']} tokens")
@@ -222,7 +240,9 @@ def _style_cards(rows: list[dict[str, str]]) -> tuple[int, ...]:
     cards = []
     for n, row in enumerate(rows, 2):
         if row["symbol"] not in SYMBOLS:
-            raise _error("style_cards.csv", n, f"unknown symbol {row['symbol']!r} (symbols: {', '.join(SYMBOLS)})")
+            raise _error(
+                "style_cards.csv", n, f"unknown symbol {row['symbol']!r} (symbols: {', '.join(SYMBOLS)})", row, "symbol"
+            )
         cards.append(SYMBOLS.index(row["symbol"]))
     return tuple(cards)
 
@@ -233,10 +253,14 @@ def _fabric_cards(
     kinds: list[tuple[int, ...]] = []
     cards: list[int] = []
     for n, row in enumerate(rows, 2):
-        pair = {_colour_index(colours, "fabric_cards.csv", n, row[key]) for key in ("colour_a", "colour_b")}
+        pair = {_colour_index(colours, "fabric_cards.csv", n, row, key) for key in ("colour_a", "colour_b")}
         if len(pair) != 2:
             raise _error(
-                "fabric_cards.csv", n, f"a fabric card shows two different colours, got {row['colour_a']} twice"
+                "fabric_cards.csv",
+                n,
+                f"a fabric card shows two different colours, got {row['colour_a']} twice",
+                row,
+                "colour_b",
             )
         kind = tuple(sorted(pair))
         if kind not in kinds:
@@ -253,40 +277,50 @@ def _vp_trophies(
     """Checks vp_tokens.csv against config.toml; returns (VP tokens, additional VP tokens) found."""
     designed = config.get("vp_trophies")
     if not isinstance(designed, dict) or sorted(designed) != sorted(colours):
-        raise _error("config.toml", None, "[vp_trophies] must give the trophies of every colour")
+        raise _config_error(config, ("vp_trophies",), "[vp_trophies] must give the trophies of every colour")
     for colour, value in designed.items():
         if not _whole(value) or value < 0:
-            raise _error("config.toml", None, f"[vp_trophies] {colour} must be a whole number >= 0, got {value!r}")
+            raise _config_error(
+                config, ("vp_trophies", colour), f"[vp_trophies] {colour} must be a whole number >= 0, got {value!r}"
+            )
     vp_seen: set[str] = set()
     additional = 0
     for n, row in enumerate(rows, 2):
-        trophies = as_int("vp_tokens.csv", n, "trophies", row["trophies"])
-        if as_int("vp_tokens.csv", n, "count", row["count"]) != 1:
-            raise _error("vp_tokens.csv", n, "each row is one token (count 1)")
+        trophies = as_int("vp_tokens.csv", n, "trophies", row)
+        if as_int("vp_tokens.csv", n, "count", row) != 1:
+            raise _error("vp_tokens.csv", n, "each row is one token (count 1)", row, "count")
         if row["type"] == "victory_point":
-            _colour_index(colours, "vp_tokens.csv", n, row["colour"])
+            _colour_index(colours, "vp_tokens.csv", n, row, "colour")
             if row["colour"] in vp_seen:
-                raise _error("vp_tokens.csv", n, f"a second VP token for {row['colour']}")
+                raise _error("vp_tokens.csv", n, f"a second VP token for {row['colour']}", row, "colour")
             if trophies != designed[row["colour"]]:
                 raise _error(
                     "vp_tokens.csv",
                     n,
                     f"{row['colour']} shows {trophies} trophies, config.toml says {designed[row['colour']]}",
+                    row,
+                    "trophies",
                 )
             vp_seen.add(row["colour"])
         elif row["type"] == "additional_vp":
             if row["colour"]:
-                raise _error("vp_tokens.csv", n, f"additional VP tokens are colourless, got {row['colour']!r}")
+                raise _error(
+                    "vp_tokens.csv", n, f"additional VP tokens are colourless, got {row['colour']!r}", row, "colour"
+                )
             if trophies != settings["additional_vp_trophies"]:
                 raise _error(
                     "vp_tokens.csv",
                     n,
                     f"additional VP token shows {trophies} trophies, config.toml says "
                     f"{settings['additional_vp_trophies']}",
+                    row,
+                    "trophies",
                 )
             additional += 1
         else:
-            raise _error("vp_tokens.csv", n, f"type must be victory_point or additional_vp, got {row['type']!r}")
+            raise _error(
+                "vp_tokens.csv", n, f"type must be victory_point or additional_vp, got {row['type']!r}", row, "type"
+            )
     if additional != settings["additional_vp_supply"]:
         raise _error(
             "vp_tokens.csv",
@@ -331,7 +365,7 @@ def build_components(
     _expect_count(counts, "additional_vp_token", additional, "vp_tokens.csv")
     if vp_tokens != len(colours):
         raise _error("vp_tokens.csv", None, f"{vp_tokens} VP tokens for {len(colours)} colours")
-    _rulebook_counts(counts)
+    _rulebook_counts(counts, component_rows)
     return Components(
         colours=colours,
         token_values=token_values,
