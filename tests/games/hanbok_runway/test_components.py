@@ -74,18 +74,39 @@ def _config(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (_set("fabric_tokens.csv", 0, "colour", "purple"), r"fabric_tokens.csv row 2: unknown colour 'purple'"),
-        (_set("fabric_tokens.csv", 0, "influence", "x"), r"fabric_tokens.csv row 2: influence must be a whole number"),
+        (
+            _set("fabric_tokens.csv", 0, "colour", "purple"),
+            r"fabric_tokens.csv line 2, column 2 \(colour\): unknown colour 'purple'",
+        ),
+        (
+            _set("fabric_tokens.csv", 0, "influence", "x"),
+            r"fabric_tokens.csv line 2, column 3 \(influence\): influence must be a whole number",
+        ),
         (_set("fabric_tokens.csv", 0, "influence", "5"), r"green values .* differ from config.toml token_influences"),
         (_drop("fabric_tokens.csv", 3), r"green has 5 tokens, config says 6"),
-        (_set("queue_setup.csv", 0, "side_up", "sideways"), r"queue_setup.csv row 2: side_up must be front or back"),
+        (
+            _set("queue_setup.csv", 0, "side_up", "sideways"),
+            r"queue_setup.csv line 2, column 2 \(side_up\): side_up must be front or back",
+        ),
         (_set("queue_setup.csv", 0, "side_up", "front"), r"differ from config.toml queue_sides"),
-        (_set("style_cards.csv", 4, "symbol", "circle"), r"style_cards.csv row 6: unknown symbol 'circle'"),
+        (
+            _set("style_cards.csv", 4, "symbol", "circle"),
+            r"style_cards.csv line 6, column 2 \(symbol\): unknown symbol 'circle'",
+        ),
         (_drop("style_cards.csv", 0), r"29 style_cards but components.csv lists 30"),
-        (_set("fabric_cards.csv", 0, "colour_b", "teal"), r"fabric_cards.csv row 2: unknown colour 'teal'"),
+        (
+            _set("fabric_cards.csv", 0, "colour_b", "teal"),
+            r"fabric_cards.csv line 2, column 3 \(colour_b\): unknown colour 'teal'",
+        ),
         (_drop("fabric_cards.csv", 0), r"29 fabric_cards but components.csv lists 30"),
-        (_set("vp_tokens.csv", 0, "trophies", "9"), r"vp_tokens.csv row 2: green shows 9 trophies, config.toml says 2"),
-        (_set("vp_tokens.csv", 1, "colour", "green"), r"vp_tokens.csv row 3: a second VP token for green"),
+        (
+            _set("vp_tokens.csv", 0, "trophies", "9"),
+            r"vp_tokens.csv line 2, column 4 \(trophies\): green shows 9 trophies, config.toml says 2",
+        ),
+        (
+            _set("vp_tokens.csv", 1, "colour", "green"),
+            r"vp_tokens.csv line 3, column 3 \(colour\): a second VP token for green",
+        ),
         (_set("vp_tokens.csv", 7, "type", "bonus"), r"type must be victory_point or additional_vp"),
         (_drop("vp_tokens.csv", 11), r"5 additional VP tokens, config.toml says 6"),
         (_config("players", 3), r"2-player game"),
