@@ -267,19 +267,32 @@ def serve(
     undo: Annotated[
         bool, typer.Option("--undo/--no-undo", help="let a person take back the steps of a turn until it is committed")
     ] = False,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="server processes sharing the port (more than 1: PostgreSQL only)")
+    ] = 1,
+    lease_seconds: Annotated[
+        float, typer.Option(min=1.0, help="seconds a table's bots and clock stay with a vanished process")
+    ] = 10.0,
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 
     The limits on requests are described in docs/server.md ("Limits on requests and messages"),
-    those on tables, bots and memory in its section of that name.
+    those on tables, bots and memory in its section of that name. Several processes, on one
+    machine (--workers) or several, share one PostgreSQL database: docs/server.md, "Several
+    server processes".
     """
     if log_level.lower() not in LOG_LEVELS:
         raise fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
     _check_listening_address(host, port)
     try:
         from parlour.server import Settings, run
+        from parlour.server.settings import database_url
+        from parlour.server.workers import sqlite_refusal
     except ImportError as error:
         raise fail(f"the server needs the server extra (pip install 'parlour[server]'): {error}", 1) from None
+    refused = sqlite_refusal(database_url(db), workers)
+    if refused is not None:
+        raise fail(refused)
     shown = f"[{host}]" if ":" in host else host
     kept = db if "://" not in db else "the " + db.split("://")[0] + " database"  # never print a password
     Console(stderr=True, soft_wrap=True).print(
@@ -310,8 +323,9 @@ def serve(
         session_days=session_days,
         signin_burst=signin_failures,
         secure_cookies=secure_cookies,
+        lease_seconds=lease_seconds,
     )
-    run(settings, host=host, port=port, log_level=log_level.lower())
+    run(settings, host=host, port=port, log_level=log_level.lower(), workers=workers)
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")

@@ -3,31 +3,43 @@
 Needs the `server` extra (`pip install parlour[server]`). Start it with `parlour serve`.
 """
 
+from typing import Any
+
 from parlour.server.app import create_app
 from parlour.server.settings import Settings
 
 __all__ = ["Settings", "create_app", "run"]
 
 
-def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Serve until interrupted: JSON logs on stderr, the settings' limits on connections and frames."""
+def run(
+    settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", workers: int = 1
+) -> None:
+    """Serve until interrupted: JSON logs on stderr, the settings' limits on connections and frames.
+
+    With `workers` above 1 (PostgreSQL only), that many processes share the listening socket."""
     import uvicorn
 
     from parlour.server import logs
+    from parlour.server import workers as several
     from parlour.server.guard import uvicorn_options
     from parlour.server.store import check_database
 
     check_database(settings.url)
     logs.configure(log_level)
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_config=None,
-        access_log=False,
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_config": None,
+        "access_log": False,
         **uvicorn_options(settings),
         # Positions are a few kilobytes: compressing them costs more CPU than it saves.
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-    )
+        "ws_per_message_deflate": False,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+    }
+    if workers > 1:
+        several.pass_on(settings, log_level)
+        options["http"] = "parlour.server.workers:WorkerH11"
+        uvicorn.run("parlour.server.workers:worker_app", factory=True, workers=workers, **options)
+        return
+    uvicorn.run(create_app(settings), **options)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -44,6 +45,8 @@ async def health(request: Request) -> dict[str, Any]:
         "database": database,
         "backend": hub.store.backend,
         "tables": len(hub.tables),
+        # Which server process answered (several may share a database and a port).
+        "process": hub.cluster.name if hub.cluster is not None else f"pid {os.getpid()}",
     }
 
 

@@ -1,0 +1,79 @@
+"""`parlour serve --workers N`: N server processes on one machine sharing one listening socket.
+
+uvicorn's own supervisor opens the socket once and starts N processes that all accept on it (the
+kernel hands each new connection to one of them), and starts a new one when one dies. Each
+process is a whole server (server/cluster.py says how they play as one on PostgreSQL); they are
+given their settings through the environment, since uvicorn starts them afresh.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+
+from parlour.server.settings import Settings
+
+SETTINGS_VARIABLE = "PARLOUR_SERVER_SETTINGS"
+LOG_LEVEL_VARIABLE = "PARLOUR_SERVER_LOG_LEVEL"
+
+
+def sqlite_refusal(url: str, workers: int) -> str | None:
+    """Why `workers` processes cannot share this database (None: they can)."""
+    if workers <= 1 or not url.startswith("sqlite"):
+        return None
+    return (
+        f"--workers {workers} needs a PostgreSQL database (--db postgresql://user:password@host/db): "
+        "SQLite means one process, since only one process may keep a table's moves and only "
+        "PostgreSQL tells the others of them. Leave out --workers to serve this SQLite file."
+    )
+
+
+def encode(settings: Settings) -> str:
+    values = {name: str(value) if isinstance(value, Path) else value for name, value in asdict(settings).items()}
+    return json.dumps(values)
+
+
+def decode(text: str) -> Settings:
+    values: dict[str, Any] = json.loads(text)
+    if values.get("web_dir") is not None:
+        values["web_dir"] = Path(values["web_dir"])
+    return Settings(**values)
+
+
+def pass_on(settings: Settings, log_level: str) -> None:
+    """Put the settings where the worker processes read them."""
+    os.environ[SETTINGS_VARIABLE] = encode(settings)
+    os.environ[LOG_LEVEL_VARIABLE] = log_level
+
+
+def worker_app() -> FastAPI:
+    """The application of one worker process (uvicorn calls this in each, as a factory)."""
+    from parlour.server import create_app, logs
+
+    logs.configure(os.environ.get(LOG_LEVEL_VARIABLE, "info"))
+    # uvicorn silenced its access log before calling this factory; configure() turned it back on.
+    logging.getLogger("uvicorn.access").propagate = False
+    return create_app(decode(os.environ[SETTINGS_VARIABLE]))
+
+
+@functools.cache
+def worker_protocol() -> type[Any]:
+    """The HTTP protocol class carrying the settings' limits, built in each worker: uvicorn sends
+    its options to the workers pickled, and a class made at run time cannot be."""
+    from parlour.server.guard import http_protocol
+
+    return http_protocol(decode(os.environ[SETTINGS_VARIABLE]))
+
+
+def __getattr__(name: str) -> Any:
+    # uvicorn finds the protocol by its import string, "parlour.server.workers:WorkerH11".
+    if name == "WorkerH11":
+        return worker_protocol()
+    raise AttributeError(name)
