@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from parlour.engine.data import DataSet, as_int, check_keys, read_csv, read_toml
+from parlour.engine.data import DataSet, as_int, at, check_keys, read_csv, read_toml
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.yamatai.data"
@@ -193,45 +193,67 @@ class Components:
         raise KeyError(power)
 
 
-def _fail(filename: str, row: int, problem: str) -> DataError:
-    return DataError(f"{filename} row {row}: {problem}")
+def _fail(
+    filename: str, row: int, problem: str, record: dict[str, str] | None = None, column: str | None = None
+) -> DataError:
+    """The error of a line (`row`) of a file, or of one cell (`column` of that line's `record`)."""
+    return DataError(f"{at(filename, row, record, column)}: {problem}")
 
 
-def _params(filename: str, row: int, text: str) -> dict[str, str]:
+PARAMS = "power_params"
+
+
+def _params(filename: str, row: int, record: dict[str, str]) -> dict[str, str]:
     params: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in text.split(";"))):
+    for part in filter(None, (p.strip() for p in record[PARAMS].split(";"))):
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise _fail(filename, row, f"power parameter {part!r} is not key=value")
+            raise _fail(filename, row, f"power parameter {part!r} is not key=value", record, PARAMS)
         if key.strip() in params:
-            raise _fail(filename, row, f"power parameter {key.strip()!r} is given twice")
+            raise _fail(filename, row, f"power parameter {key.strip()!r} is given twice", record, PARAMS)
         params[key.strip()] = value.strip()
     return params
 
 
-def _check_params(filename: str, row: int, power: str, params: dict[str, str], rules: dict[str, ParamRule]) -> None:
+def _check_params(
+    filename: str, row: int, record: dict[str, str], params: dict[str, str], rules: dict[str, ParamRule]
+) -> None:
+    power = record["power_key"]
+
+    def fail(problem: str) -> DataError:
+        return _fail(filename, row, problem, record, PARAMS)
+
     unknown = sorted(set(params) - set(rules))
     if unknown:
-        raise _fail(filename, row, f"{power} has no parameter {', '.join(unknown)} (it takes {', '.join(rules)})")
+        raise fail(f"{power} has no parameter {', '.join(unknown)} (it takes {', '.join(rules) or 'none'})")
     for key, rule in rules.items():
         value = params.get(key)
         if value is None:
-            raise _fail(filename, row, f"{power} needs the parameter {key}")
+            raise fail(f"{power} needs the parameter {key}")
         if isinstance(rule, str):
             if value != rule:
-                raise _fail(filename, row, f"the rules implement {power} with {key}={rule}, not {key}={value}")
+                raise fail(f"the rules implement {power} with {key}={rule}, not {key}={value}")
         elif isinstance(rule, tuple):
             if value not in rule:
-                raise _fail(filename, row, f"{power} {key} must be one of {', '.join(rule)}, got {value!r}")
+                raise fail(f"{power} {key} must be one of {', '.join(rule)}, got {value!r}")
         else:
-            number = as_int(filename, row, f"parameter {key}", value)
+            try:
+                number = int(value)
+            except ValueError:
+                raise fail(f"parameter {key} must be a whole number, got {value!r}") from None
             if rule is not None and number < rule:
-                raise _fail(filename, row, f"{power} {key} must be at least {rule}, got {number}")
+                raise fail(f"{power} {key} must be at least {rule}, got {number}")
 
 
 def _status(filename: str, row: int, record: dict[str, str]) -> None:
     if record.get("status") not in STATUSES:
-        raise _fail(filename, row, f"status must be one of {', '.join(STATUSES)}, got {record.get('status')!r}")
+        raise _fail(
+            filename,
+            row,
+            f"status must be one of {', '.join(STATUSES)}, got {record.get('status')!r}",
+            record,
+            "status",
+        )
 
 
 def _boats(source: Source, filename: str = "boats.csv") -> tuple[int, ...]:
@@ -241,13 +263,15 @@ def _boats(source: Source, filename: str = "boats.csv") -> tuple[int, ...]:
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
         if record["resource"] not in stock:
-            raise _fail(filename, n, f"unknown resource {record['resource']!r}")
-        stock[record["resource"]] = as_int(filename, n, "count", record["count"])
+            raise _fail(filename, n, f"unknown resource {record['resource']!r}", record, "resource")
+        stock[record["resource"]] = as_int(filename, n, "count", record)
         if stock[record["resource"]] != BOAT_COUNTS[record["resource"]]:
             raise _fail(
                 filename,
                 n,
                 f"the game has {BOAT_COUNTS[record['resource']]} {record['resource']} boats, not {record['count']}",
+                record,
+                "count",
             )
     if min(stock.values()) < 0:
         raise DataError(f"{filename}: every resource needs a row ({', '.join(RESOURCES)})")
@@ -263,17 +287,24 @@ def _prices(source: Source, filename: str = "trade_prices.csv") -> tuple[tuple[i
         _status(filename, n, record)
         resource = record["resource"]
         if resource not in RESOURCES:
-            raise _fail(filename, n, f"unknown resource {resource!r}")
+            raise _fail(filename, n, f"unknown resource {resource!r}", record, "resource")
         seen.add(resource)
         if resource == "gold":
             if record["buy_price"] or record["sell_price"]:
-                raise _fail(filename, n, "gold is never traded at the mat's prices")
+                raise _fail(
+                    filename,
+                    n,
+                    "gold is never traded at the mat's prices",
+                    record,
+                    "buy_price" if record["buy_price"] else "sell_price",
+                )
             continue
         c = RESOURCES.index(resource)
-        buy[c] = as_int(filename, n, "buy_price", record["buy_price"])
-        sell[c] = as_int(filename, n, "sell_price", record["sell_price"])
+        buy[c] = as_int(filename, n, "buy_price", record)
+        sell[c] = as_int(filename, n, "sell_price", record)
         if buy[c] < 1 or sell[c] < 0:
-            raise _fail(filename, n, "prices must be positive")
+            column = "buy_price" if buy[c] < 1 else "sell_price"
+            raise _fail(filename, n, "a buy price is at least 1 and a sell price at least 0", record, column)
     if seen != set(RESOURCES):
         raise DataError(f"{filename}: every resource needs a row")
     return tuple(buy), tuple(sell)
@@ -284,18 +315,19 @@ def _fleet(source: Source, filename: str = "fleet_tiles.csv") -> tuple[FleetTile
     tiles: dict[int, FleetTile] = {}
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
-        number = as_int(filename, n, "number", record["number"])
-        boats = tuple(as_int(filename, n, r, record[r]) for r in RESOURCES)
+        number = as_int(filename, n, "number", record)
+        boats = tuple(as_int(filename, n, r, record) for r in RESOURCES)
         if min(boats) < 0:
-            raise _fail(filename, n, "boat counts cannot be negative")
+            negative = RESOURCES[boats.index(min(boats))]
+            raise _fail(filename, n, "boat counts cannot be negative", record, negative)
         if not 1 <= sum(boats) <= 3:
             raise _fail(filename, n, f"a fleet tile shows 1 to 3 boats, tile {number} shows {sum(boats)}")
         if record["power_key"] not in FLEET_POWERS:
-            raise _fail(filename, n, f"unknown fleet power {record['power_key']!r}")
+            raise _fail(filename, n, f"unknown fleet power {record['power_key']!r}", record, "power_key")
         if number in tiles:
-            raise _fail(filename, n, f"fleet tile {number} appears twice")
-        params = _params(filename, n, record["power_params"])
-        _check_params(filename, n, record["power_key"], params, FLEET_PARAMS[record["power_key"]])
+            raise _fail(filename, n, f"fleet tile {number} appears twice", record, "number")
+        params = _params(filename, n, record)
+        _check_params(filename, n, record, params, FLEET_PARAMS[record["power_key"]])
         tiles[number] = FleetTile(number, boats, record["power_key"], params, record["power_text"])
     if sorted(tiles) != list(range(1, FLEET_TILES + 1)):
         raise DataError(f"{filename}: fleet tiles must be numbered 1 to {FLEET_TILES}")
@@ -311,15 +343,17 @@ def _buildings(source: Source, filename: str = "building_tiles.csv") -> tuple[Bu
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
         if record["type"] not in BUILDING_TYPES:
-            raise _fail(filename, n, f"type must be one of {', '.join(BUILDING_TYPES)}, got {record['type']!r}")
-        needs = tuple(as_int(filename, n, r, record[r]) for r in RESOURCES)
-        if sum(needs) != as_int(filename, n, "boats_total", record["boats_total"]):
-            raise _fail(filename, n, "boats_total is not the sum of the required boats")
+            raise _fail(
+                filename, n, f"type must be one of {', '.join(BUILDING_TYPES)}, got {record['type']!r}", record, "type"
+            )
+        needs = tuple(as_int(filename, n, r, record) for r in RESOURCES)
+        if sum(needs) != as_int(filename, n, "boats_total", record):
+            raise _fail(filename, n, "boats_total is not the sum of the required boats", record, "boats_total")
         if not 1 <= sum(needs) <= 6 or min(needs) < 0:
             raise _fail(filename, n, "a tile needs 1 to 6 boats (an island has 6 spots)")
-        pp = as_int(filename, n, "pp", record["pp"])
+        pp = as_int(filename, n, "pp", record)
         if pp < 1:
-            raise _fail(filename, n, f"a building is worth at least 1 PP, got {pp}")
+            raise _fail(filename, n, f"a building is worth at least 1 PP, got {pp}", record, "pp")
         tiles.append(BuildingTile(len(tiles), record["id"], record["type"], needs, pp))
     counts = {kind: sum(t.kind == kind for t in tiles) for kind in BUILDING_TYPES}
     if counts != {"standard": 21, "torii": 3, "palace": 4}:
@@ -337,18 +371,18 @@ def _specialists(source: Source, filename: str = "specialists.csv") -> tuple[Spe
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
         if record["power_key"] not in SPECIALIST_POWERS:
-            raise _fail(filename, n, f"unknown specialist power {record['power_key']!r}")
-        params = _params(filename, n, record["power_params"])
+            raise _fail(filename, n, f"unknown specialist power {record['power_key']!r}", record, "power_key")
+        params = _params(filename, n, record)
         if record["power_key"] == "substitute_colour" and (
             params.get("from") not in RESOURCES or params.get("to") not in RESOURCES
         ):
-            raise _fail(filename, n, "a colour substitution needs from= and to= resources")
+            raise _fail(filename, n, "a colour substitution needs from= and to= resources", record, PARAMS)
         if record["power_key"] == "substitute_colour" and params["from"] == params["to"]:
-            raise _fail(filename, n, "a colour substitution needs two different resources")
-        _check_params(filename, n, record["power_key"], params, SPECIALIST_PARAMS[record["power_key"]])
-        pp = as_int(filename, n, "pp", record["pp"])
+            raise _fail(filename, n, "a colour substitution needs two different resources", record, PARAMS)
+        _check_params(filename, n, record, params, SPECIALIST_PARAMS[record["power_key"]])
+        pp = as_int(filename, n, "pp", record)
         if pp < 0:
-            raise _fail(filename, n, f"a specialist's PP cannot be negative, got {pp}")
+            raise _fail(filename, n, f"a specialist's PP cannot be negative, got {pp}", record, "pp")
         result.append(
             Specialist(len(result), record["id"], record["name"], pp, record["power_key"], params, record["power_text"])
         )
@@ -367,20 +401,25 @@ def _culture(source: Source, filename: str = "culture_tokens.csv") -> tuple[Cult
     kinds = []
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
-        count = as_int(filename, n, "count", record["count"])
-        mountains = as_int(filename, n, "mountain_count", record["mountain_count"])
-        plains = as_int(filename, n, "plain_count", record["plain_count"])
+        count = as_int(filename, n, "count", record)
+        mountains = as_int(filename, n, "mountain_count", record)
+        plains = as_int(filename, n, "plain_count", record)
         if mountains < 0 or plains < 0:
-            raise _fail(filename, n, "mountain_count and plain_count cannot be negative")
+            column = "mountain_count" if mountains < 0 else "plain_count"
+            raise _fail(filename, n, "mountain_count and plain_count cannot be negative", record, column)
         if mountains + plains != count:
-            raise _fail(filename, n, "mountain_count + plain_count must equal count")
+            raise _fail(filename, n, "mountain_count + plain_count must equal count", record, "count")
         expected = BLANK_TOKENS if record["kind"] == "blank" else CULTURE_KIND_TOKENS
         if count != expected or mountains != 1:
             raise _fail(
-                filename, n, f"{record['kind']} has {expected} tokens, one of them a mountain token (count {count})"
+                filename,
+                n,
+                f"{record['kind']} has {expected} tokens, one of them a mountain token (count {count})",
+                record,
+                "count" if count != expected else "mountain_count",
             )
         if not record["colour"].strip():
-            raise _fail(filename, n, "empty colour")
+            raise _fail(filename, n, "empty colour", record, "colour")
         kinds.append(CultureKind(record["kind"], record["colour"], count, mountains))
     blank = [k for k in kinds if k.name == "blank"]
     named = [k for k in kinds if k.name != "blank"]
@@ -399,9 +438,9 @@ def _pieces(source: Source, filename: str = "player_pieces.csv") -> dict[str, in
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
         if record["colour"] not in PLAYER_COLOURS:
-            raise _fail(filename, n, f"unknown player colour {record['colour']!r}")
-        pieces[record["colour"]] = as_int(filename, n, "standard_buildings", record["standard_buildings"])
-        meeples += as_int(filename, n, "turn_order_meeples", record["turn_order_meeples"])
+            raise _fail(filename, n, f"unknown player colour {record['colour']!r}", record, "colour")
+        pieces[record["colour"]] = as_int(filename, n, "standard_buildings", record)
+        meeples += as_int(filename, n, "turn_order_meeples", record)
     if sum(pieces.values()) != 34 or meeples != 6 or set(pieces) != set(PLAYER_COLOURS):
         raise DataError(f"{filename}: the game has 34 standard buildings and 6 meeples over four colours")
     for players, colours in PLAYERS_BY_COUNT.items():
@@ -525,12 +564,18 @@ def _coins(source: Source, filename: str = "coins.csv") -> None:
     coins: dict[int, int] = {}
     for n, record in enumerate(rows, start=2):
         _status(filename, n, record)
-        denomination = as_int(filename, n, "denomination", record["denomination"])
-        count = as_int(filename, n, "count", record["count"])
+        denomination = as_int(filename, n, "denomination", record)
+        count = as_int(filename, n, "count", record)
         if denomination < 1 or count < 1:
-            raise _fail(filename, n, "denomination and count must be at least 1")
+            raise _fail(
+                filename,
+                n,
+                "denomination and count must be at least 1",
+                record,
+                "count" if denomination >= 1 else "denomination",
+            )
         if denomination in coins:
-            raise _fail(filename, n, f"denomination {denomination} appears twice")
+            raise _fail(filename, n, f"denomination {denomination} appears twice", record, "denomination")
         coins[denomination] = count
     others = {d: c for d, c in coins.items() if d not in COINS_BY_SOURCED_DENOMINATION}
     sourced = {d: c for d, c in coins.items() if d in COINS_BY_SOURCED_DENOMINATION}
@@ -558,10 +603,12 @@ def _tokens(
         _status(filename, n, record)
         name = record["component"]
         if name not in expected:
-            raise _fail(filename, n, f"unknown component {name!r} (one of {', '.join(TOKEN_COMPONENTS)})")
-        count = as_int(filename, n, "count", record["count"])
+            raise _fail(
+                filename, n, f"unknown component {name!r} (one of {', '.join(TOKEN_COMPONENTS)})", record, "component"
+            )
+        count = as_int(filename, n, "count", record)
         if count != expected[name]:
-            raise _fail(filename, n, f"the game has {expected[name]} of {name}, the file says {count}")
+            raise _fail(filename, n, f"the game has {expected[name]} of {name}, the file says {count}", record, "count")
     missing = [name for name in TOKEN_COMPONENTS if name not in {record["component"] for record in rows}]
     if missing:
         raise DataError(f"{filename}: no row for {', '.join(missing)}")
