@@ -58,13 +58,29 @@ def _patched(monkeypatch: pytest.MonkeyPatch, filename: str, change: object) -> 
 @pytest.mark.parametrize(
     ("filename", "change", "message"),
     [
-        ("boats.csv", lambda rows: [{**rows[0], "count": "21"}, *rows[1:]], "row 2: the game has 22 bamboo boats"),
-        ("boats.csv", lambda rows: [{**rows[0], "count": "many"}, *rows[1:]], "row 2: count must be a whole number"),
-        ("fleet_tiles.csv", lambda rows: [{**rows[0], "bamboo": "4"}, *rows[1:]], "row 2: a fleet tile shows 1 to 3"),
+        (
+            "boats.csv",
+            lambda rows: [{**rows[0], "count": "21"}, *rows[1:]],
+            "boats.csv line 2, column 3 \\(count\\): the game has 22 bamboo boats",
+        ),
+        (
+            "boats.csv",
+            lambda rows: [{**rows[0], "count": "many"}, *rows[1:]],
+            "boats.csv line 2, column 3 \\(count\\): count must be a whole number",
+        ),
+        (
+            "fleet_tiles.csv",
+            lambda rows: [{**rows[0], "bamboo": "4"}, *rows[1:]],
+            "fleet_tiles.csv line 2: a fleet tile shows 1 to 3",
+        ),
         ("fleet_tiles.csv", lambda rows: [{**rows[0], "power_key": "fly"}, *rows[1:]], "unknown fleet power"),
         ("building_tiles.csv", lambda rows: rows[:-1], "21 standard, 3 torii and 4 palace"),
         ("building_tiles.csv", lambda rows: [{**rows[0], "boats_total": "3"}, *rows[1:]], "boats_total"),
-        ("specialists.csv", lambda rows: [{**rows[0], "status": "guessed"}, *rows[1:]], "row 2: status"),
+        (
+            "specialists.csv",
+            lambda rows: [{**rows[0], "status": "guessed"}, *rows[1:]],
+            "specialists.csv line 2, column 8 \\(status\\): status",
+        ),
         ("culture_tokens.csv", lambda rows: [{**rows[0], "mountain_count": "2"}, *rows[1:]], "mountain_count"),
         ("player_pieces.csv", lambda rows: [{**rows[0], "standard_buildings": "9"}, *rows[1:]], "34 standard"),
         ("trade_prices.csv", lambda rows: [*rows[:-1], {**rows[-1], "buy_price": "9"}], "gold is never traded"),
