@@ -247,6 +247,10 @@ class TablePage {
       // Marked before it is logged, so that its own log line carries the mark.
       const current = message.version >= this.version;
       if (current) this.markTurn(message);
+      // Only a position past the one shown is drawn. The steps this seat held tentative come back as
+      // updates once its turn is committed, each at a version already shown (or older), and with the
+      // legal moves of that moment: drawn, they would offer again for an instant a turn already played.
+      const newer = message.version > this.version;
       const entry = logEntry(message.seats || this.seats(), { actor: message.actor, label: message.action ? message.action.label : null, events: message.events }, this.phrase);
       // Until the earlier log has arrived, moves wait in order so that none is shown twice or lost.
       // Logged even when the position is older than the one shown: a turn's tentative steps arrive
@@ -256,7 +260,7 @@ class TablePage {
         this.appendLog(entry);
         this.loggedUpTo = message.version;
       }
-      if (!current) return;
+      if (!newer) return;
     }
     // A sync is the server's whole position and always replaces the page's (after an undo its
     // version is lower than the tentative one shown).
