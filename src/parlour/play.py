@@ -27,9 +27,9 @@ from parlour.play_screen import Screen, SeatNames, agent_title, board_changes, s
 HUMAN = "human"
 CLEAR_SCREEN = "\033[2J\033[3J\033[H"  # clear the screen and its scroll-back, cursor home
 HELP = (
-    "Type a move's number or its label. Other commands: moves (list them again), board (show the whole"
-    " board; after a move only what changed is shown), hint (what the strongest bot would play), save FILE"
-    " (save the record so far), help, quit."
+    "Type a move's number or its label. Other commands: moves (list them all; a long list is summed up"
+    " before a turn), board (show the whole board; after a move only what changed is shown), hint (what the"
+    " strongest bot would play), save FILE (save the record so far), help, quit."
 )
 HINT_SECONDS = 1.0
 """How long `hint` lets the search think."""
@@ -153,6 +153,62 @@ def _wrap_items(head: str, items: Sequence[str], width: int) -> list[str]:
     return [*lines, line]
 
 
+MOVE_LIST_SHARE = 0.4
+"""The most of the screen's height the list of moves may take when a turn is shown; a longer list
+is summed up in a line or two (which numbers do what) and printed whole on `moves`, so that the
+board and the moves just played stay on the screen."""
+
+
+def summarise_moves(legal: Sequence[Action]) -> str:
+    """The legal moves in brief: for each kind, the words its labels share and its numbers.
+
+    "42 moves: 1-4 jump …, 5-34 place …, 35-42 greedy push at …" -- a person types a number, a
+    move's words, or `moves` for the whole list.
+    """
+    kinds: dict[tuple[str, str], list[int]] = {}
+    for number, action in enumerate(legal, 1):
+        # by kind and first word: Hatflings!' scene moves are "box at a2", "tree at c3", ...
+        kinds.setdefault((action.kind, action.label.split(" ", 1)[0]), []).append(number)
+    parts = []
+    for (kind, _), numbers in kinds.items():
+        labels = [legal[number - 1].label.split() for number in numbers]
+        parts.append(f"{_number_ranges(numbers)} {_what_they_share(labels) or kind.replace('_', ' ')}")
+    count = f"{len(legal)} moves" if len(legal) != 1 else "1 move"
+    return f"  {count}: " + ", ".join(parts) + "\n  (type moves to list them all, then a number or a move's words)"
+
+
+def _what_they_share(labels: Sequence[Sequence[str]]) -> str:
+    """The words that start and end every label, the rest an ellipsis: "keep … in palette"."""
+    if len(labels) == 1:
+        return " ".join(labels[0])
+    head = _shared_start(labels)
+    if not head:
+        return ""
+    shortest = min(len(words) for words in labels)
+    tail = _shared_start([words[::-1] for words in labels])[: shortest - len(head)][::-1]
+    return " ".join([*head, "…", *tail])
+
+
+def _shared_start(labels: Sequence[Sequence[str]]) -> list[str]:
+    shared: list[str] = []
+    for words in zip(*labels, strict=False):
+        if any(word != words[0] for word in words):
+            break
+        shared.append(words[0])
+    return shared
+
+
+def _number_ranges(numbers: Sequence[int]) -> str:
+    """1, 2, 3, 5 as "1-3, 5"."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs)
+
+
 def format_events(events: Sequence[Event], seat: int | None, names: SeatNames | None = None) -> str:
     said = (names.humanise(event.text) if names else event.text for event in events if event.visible_to(seat))
     return "\n".join(f"  - {text}" for text in said)
@@ -262,7 +318,13 @@ class TerminalSession:
         say: Callable[[str], None] = print,
         record_path: Path | None = None,
         screen: Screen | None = None,
+        move_list_share: float = MOVE_LIST_SHARE,
     ) -> None:
+        if not 0 < move_list_share <= 1:
+            raise ValueError(
+                f"move_list_share is a share of the screen's height, above 0 and at most 1, not {move_list_share}"
+            )
+        self.move_list_share = move_list_share
         self.table = table
         self.ask = ask
         self.say = say
@@ -396,33 +458,47 @@ class TerminalSession:
             self.show("Since your last turn:\n" + self._recap(missed))
 
     def _show_turn(self, seat: int) -> None:
-        """The board, or what changed on it since this person last saw it, and the moves to choose from."""
+        """The board, or what changed on it since this person last saw it, and the moves to choose from.
+
+        All of it fits the screen with the moves told since the person's last entry: a board too
+        tall is cut (`board` shows it whole), a long list of moves summed up (`moves` lists it).
+        """
         state = self.table.state
         board = self.names.humanise(state.render(seat)).splitlines()
-        # The moves told since the last entry should stay on screen above the list and the prompt.
-        moves = format_moves(state.legal_actions(), self.screen.width, self.screen.height - self.kept - 3)
+        moves = self._moves_for_turn(state.legal_actions())
         heading = f"Your move, {self.names.short(seat)}:" if self._watcher() is None else "Your move:"
         room = self.screen.height - self.kept - len(self.screen.fit(moves)) - 3  # heading, prompt, a spare line
         before = self.seen.get(seat)
         self.seen[seat] = board
-        if before is None or len(self.screen.fit("\n".join(board))) < room:  # and the blank line above it
+        if len(self.screen.fit("\n".join(board))) < room:  # and the blank line above it
             self.show("\n" + "\n".join(board))
         elif before == board:
             heading = heading.removesuffix(":") + " (the board is as you last saw it):"
-        elif room < 2:  # the moves told since fill the screen: the board's changes wait for `board`
-            heading = heading.removesuffix(":") + " (the board changed: type board to see it):"
+        elif room < 3:  # the moves told since fill the screen: the board waits for `board`
+            changed = "changed" if before is not None else "is not shown"
+            heading = heading.removesuffix(":") + f" (the board {changed}: type board to see it):"
+        elif before is None:
+            self.show("\n" + self._cut("Top of the board", self.screen.fit("\n".join(board)), room - 1))
         else:
-            self.show(self._changes(board_changes(before, board), room))
+            self.show(self._cut("Changed on the board", self.screen.fit("\n".join(board_changes(before, board))), room))
         self.show(heading + "\n" + moves)
 
-    def _changes(self, changed: list[str], room: int) -> str:
-        lines = self.screen.fit("\n".join(changed))
-        if len(lines) < max(2, room):  # and its heading
-            return "Changed on the board:\n" + "\n".join(lines)
+    def _moves_for_turn(self, legal: Sequence[Action]) -> str:
+        """The numbered moves, or their summary when the list would take too much of the screen."""
+        most = max(2, int(self.screen.height * self.move_list_share))
+        moves = format_moves(legal, self.screen.width, most)
+        if len(self.screen.fit(moves)) <= most:
+            return moves
+        return summarise_moves(legal)
+
+    def _cut(self, title: str, lines: list[str], room: int) -> str:
+        """`lines` under `title`, cut to `room` lines with a note of how many more `board` shows."""
+        if len(lines) < room:  # and the title
+            return f"{title}:\n" + "\n".join(lines)
         shown = room - 2
         rest = len(lines) - shown
-        cut = [*lines[:shown], f"  … {rest} more changed lines: type board to see the whole board"]
-        return "Changed on the board:\n" + "\n".join(cut)
+        note = f"  … {rest} more lines: type board to see the whole board"
+        return f"{title}:\n" + "\n".join([*lines[:shown], note])
 
     def _command(self, entry: str) -> bool:
         """Handle a non-move command; returns False when the entry should be read as a move."""

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 import parlour
 from parlour.cli import app
 from parlour.engine.game import Score
-from parlour.play import TerminalSession, format_result, seat_table
+from parlour.play import TerminalSession, format_result, seat_table, summarise_moves
 from parlour.play_screen import Screen, SeatNames
 
 from .scripted import typed
@@ -286,3 +286,67 @@ def test_a_table_too_wide_for_the_terminal_is_narrowed_and_stays_aligned() -> No
     assert all(len(line) <= 80 for line in mat) and mat[-1].lstrip().startswith("topography:")
     cells = [i for i, ch in enumerate(mat[2]) if ch == "·"]  # row 1 of an empty gallery
     assert cells == [mat[0].index(f"col {n}") for n in (1, 2, 3, 4)]
+
+
+def block_before(seen: Transcript, prompt: int) -> list[str]:
+    """The lines printed since the entry before prompt number `prompt` (0 = the first)."""
+    start = seen.asked_at[prompt - 1] + 1 if prompt else 0
+    return seen.lines[start : seen.asked_at[prompt]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_first_turn_fits_a_24_line_screen(game: str) -> None:
+    seen = played(game, ["human", "random"], Screen(80, 24), turns=1, players=2)
+    first = block_before(seen, 0)
+    assert len(first) <= 23  # the prompt is the 24th line
+    board = Screen(80, 24).fit(parlour.load_game(game, players=2).new_state(seed=2).render(0))
+    if len(board) > 23:  # too tall to show whole: its top, cut with a note, and the moves
+        assert "Top of the board:" in first and board[1] in first
+        assert any(line.endswith("more lines: type board to see the whole board") for line in first)
+    assert any(line.startswith("Your move") for line in first)
+
+
+def test_a_hatflings_turn_with_80_moves_keeps_the_bots_move_and_the_board_on_screen() -> None:
+    # The interactive scene: every object may go on nearly every free square, 88 moves after the bot's.
+    seen = Transcript(turns=3)
+    entries = iter(["1", "moves", "box at c4"])
+    table = seat_table(parlour.load_game("hatflings", scene="interactive"), ["human", "random"], seed=3)
+    counts: list[int] = []
+
+    def ask(prompt: str) -> str:
+        counts.append(len(table.state.legal_actions()))
+        seen.ask(prompt)
+        return next(entries)
+
+    TerminalSession(table, ask=ask, say=seen.say, screen=Screen(80, 24)).run()
+    assert counts[1] >= 80
+    second = block_before(seen, 1)
+    assert len(second) <= 23 and any(line.startswith("Random (Purple): puts") for line in second)
+    assert "Changed on the board:" in second and "    a    b    c    d    e    f" in second
+    summary = next(line for line in second if "moves:" in line)
+    assert summary.strip().startswith(f"{counts[1]} moves: 1-") and "box at …" in summary
+    listed = block_before(seen, 2)  # `moves` lists them all, numbered, on request
+    numbers = [int(n) for line in listed for n in re.findall(r"\b(\d+)[.)] ", line)]
+    assert sorted(numbers) == list(range(1, counts[1] + 1))
+    assert "You (Yellow): puts a box at c4" in seen.lines  # a move's words play it
+
+
+def test_a_long_list_of_moves_is_summed_up_by_kind_with_its_numbers() -> None:
+    state = parlour.load_game("hatairo", players=2).new_state(seed=2)
+    legal = state.legal_actions()
+    assert len(legal) == 18
+    text = summarise_moves(legal)
+    assert text.splitlines()[0] == "  18 moves: 1-9 keep … in palette, 10-18 keep … in atelier"
+    assert "type moves to list them all" in text
+    one = summarise_moves(legal[:1] + legal[9:11])
+    assert one.splitlines()[0] == f"  3 moves: 1 {legal[0].label}, 2, 3 keep … in atelier"
+
+
+def test_the_share_of_the_screen_the_moves_may_take_is_a_setting() -> None:
+    table = seat_table(parlour.load_game("hatflings", scene="interactive"), ["human", "random"], seed=3)
+    with pytest.raises(ValueError, match="share of the screen's height"):
+        TerminalSession(table, screen=Screen(80, 24), move_list_share=0)
+    whole = Transcript(turns=1)
+    TerminalSession(table, ask=whole.ask, say=whole.say, screen=Screen(80, 24), move_list_share=1).run()
+    assert not any("moves:" in line for line in whole.lines)
+    assert any(line.lstrip().startswith("box at:") for line in whole.lines)  # the list itself
