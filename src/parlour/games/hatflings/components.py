@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import DataSet, as_int, check_keys, read_csv, read_toml
+from parlour.engine.data import DataSet, as_int, at, check_keys, read_csv, read_toml, toml_at
 from parlour.engine.errors import DataError, InvalidOption
 from parlour.games.hatflings.pieces import OBJECT_KINDS, SPECIAL_KINDS
 from parlour.games.hatflings.scene import check_zones, parse_scene, parse_zone
@@ -58,14 +58,14 @@ def _components_csv(source: str | DataSet) -> dict[str, int]:
     for number, row in enumerate(rows, start=2):
         name = row["component"]
         if name not in _COMPONENT_ROWS:
-            raise DataError(f"{filename} row {number}: unknown component {name!r}")
-        _status(filename, number, row["status"])
+            raise DataError(f"{at(filename, number, row, 'component')}: unknown component {name!r}")
+        _status(filename, number, row)
         per = "team" if name.startswith("special_halfling_") else "game"
         if row["per"].split(" ")[0] != per:
-            raise DataError(f"{filename} row {number}: {name} is counted per {per}, got per {row['per']!r}")
-        count = as_int(filename, number, "count", row["count"])
+            raise DataError(f"{at(filename, number, row, 'per')}: {name} is counted per {per}, got per {row['per']!r}")
+        count = as_int(filename, number, "count", row)
         if count < 0:
-            raise DataError(f"{filename} row {number}: {name} count must not be negative, got {count}")
+            raise DataError(f"{at(filename, number, row, 'count')}: {name} count must not be negative, got {count}")
         counts[_COMPONENT_ROWS[name]] = count
     missing = sorted(set(_COMPONENT_ROWS.values()) - set(counts))
     if missing:
@@ -80,10 +80,12 @@ def _components_csv(source: str | DataSet) -> dict[str, int]:
     return counts
 
 
-def _status(filename: str, number: int, status: str) -> None:
+def _status(filename: str, number: int, row: dict[str, str]) -> None:
     # A status may qualify parts ("sourced (text) / designed (scope)") but starts with one of the two words.
+    status = row["status"]
     if status.split(" ")[0] not in STATUSES:
-        raise DataError(f"{filename} row {number}: status must start with sourced or designed, got {status!r}")
+        where = at(filename, number, row, "status")
+        raise DataError(f"{where}: status must start with sourced or designed, got {status!r}")
 
 
 def _specials_csv(source: str | DataSet) -> None:
@@ -91,33 +93,49 @@ def _specials_csv(source: str | DataSet) -> None:
     rows = read_csv(source, filename, ("kind", "count_per_team", "status"))
     check_keys(filename, rows, "kind")
     for number, row in enumerate(rows, start=2):
-        _status(filename, number, row["status"])
+        _status(filename, number, row)
     kinds = [row["kind"] for row in rows]
     if sorted(kinds) != sorted(SPECIAL_KINDS):
         raise DataError(f"{filename}: the specials must be {', '.join(SPECIAL_KINDS)}, found {', '.join(kinds)}")
     for number, row in enumerate(rows, start=2):
-        if as_int(filename, number, "count_per_team", row["count_per_team"]) != 1:
-            raise DataError(f"{filename} row {number}: each team has one {row['kind']} halfling")
+        if as_int(filename, number, "count_per_team", row) != 1:
+            where = at(filename, number, row, "count_per_team")
+            raise DataError(f"{where}: each team has one {row['kind']} halfling")
 
 
-def _table(config: dict[str, Any], name: str) -> dict[str, Any]:
-    table = config.get(name)
-    if not isinstance(table, dict):
-        raise DataError(f"scene_default.toml: missing table [{name}]")
+SCENE_FILE = "scene_default.toml"
+
+
+class _Table(dict[str, Any]):
+    """A table of scene_default.toml that knows its name and the file, so errors give a key's line."""
+
+    name: str = ""
+    config: dict[str, Any] = {}  # noqa: RUF012 - set per instance by _table
+
+    def at(self, key: str) -> str:
+        return toml_at(SCENE_FILE, self.config, self.name, key)
+
+
+def _table(config: dict[str, Any], name: str) -> _Table:
+    found = config.get(name)
+    if not isinstance(found, dict):
+        raise DataError(f"{SCENE_FILE}: missing table [{name}]")
+    table = _Table(found)
+    table.name, table.config = name, config
     return table
 
 
-def _int(table: dict[str, Any], key: str, minimum: int = 0) -> int:
+def _int(table: _Table, key: str, minimum: int = 0) -> int:
     value = table.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise DataError(f"scene_default.toml: {key} must be a whole number >= {minimum}, got {value!r}")
+        raise DataError(f"{table.at(key)}: {key} must be a whole number >= {minimum}, got {value!r}")
     return value
 
 
-def _zone(board: dict[str, Any], key: str) -> tuple[str, ...]:
+def _zone(board: _Table, key: str) -> tuple[str, ...]:
     zone = board.get(key)
     if not isinstance(zone, list) or not all(isinstance(name, str) for name in zone):
-        raise DataError(f"scene_default.toml: {key} must be a list of square names")
+        raise DataError(f"{board.at(key)}: {key} must be a list of square names")
     return tuple(zone)
 
 
@@ -142,34 +160,45 @@ def _scene_text(config: dict[str, Any]) -> str:
     return ",".join(parts)
 
 
-def _check_defaults(components: Components) -> None:
+def _check_defaults(components: Components, config: dict[str, Any]) -> None:
     """The defaults must be values the game's own options accept, or every default game would fail or misplay."""
+
+    def at(table: str, key: str) -> str:
+        return toml_at(SCENE_FILE, config, table, key)
+
     if components.starting_captain not in (0, 1):
-        raise DataError(f"scene_default.toml: starting_captain must be 0 or 1, got {components.starting_captain}")
+        where = at("players", "starting_captain")
+        raise DataError(f"{where}: starting_captain must be 0 or 1, got {components.starting_captain}")
     if components.general_pool_size > MAX_POOL:
         raise DataError(f"components.csv: at most {MAX_POOL} normal halflings, got {components.general_pool_size}")
     if components.repetition_limit == 1 or components.repetition_limit > MAX_REPETITION_LIMIT:
         raise DataError(
-            f"scene_default.toml: repetition_limit must be 0 (off) or 2 to {MAX_REPETITION_LIMIT}, "
+            f"{at('rules', 'repetition_limit')}: repetition_limit must be 0 (off) or 2 to {MAX_REPETITION_LIMIT}, "
             f"got {components.repetition_limit}"
         )
     if components.max_turns > MAX_TURNS:
-        raise DataError(f"scene_default.toml: max_turns must be at most {MAX_TURNS}, got {components.max_turns}")
+        where = at("rules", "max_turns")
+        raise DataError(f"{where}: max_turns must be at most {MAX_TURNS}, got {components.max_turns}")
     if components.num_objects > sum(components.objects.values()):
         raise DataError(
-            f"scene_default.toml: num_objects = {components.num_objects} but the supply has "
+            f"{at('setup', 'num_objects')}: num_objects = {components.num_objects} but the supply has "
             f"{sum(components.objects.values())} objects"
         )
     # The start zones and the first-game scene go through the very parser the game uses for its options.
+    zones = []
+    for seat, zone in enumerate(components.start_zones):
+        try:
+            zones.append(parse_zone(",".join(zone), seat))
+        except InvalidOption as error:
+            raise DataError(f"{at('board', f'start_zone_{seat}')}: {error}") from None
     try:
-        zones = (
-            parse_zone(",".join(components.start_zones[0]), 0),
-            parse_zone(",".join(components.start_zones[1]), 1),
-        )
-        check_zones(*zones)
-        parse_scene(components.default_scene, zones, components.objects, components.min_objects)
+        check_zones(zones[0], zones[1])
     except InvalidOption as error:
-        raise DataError(f"scene_default.toml: {error}") from None
+        raise DataError(f"{at('board', 'start_zone_1')}: {error}") from None
+    try:
+        parse_scene(components.default_scene, (zones[0], zones[1]), components.objects, components.min_objects)
+    except InvalidOption as error:
+        raise DataError(f"{SCENE_FILE} ([scene]): {error}") from None
 
 
 def load_components(source: DataSet | None = None) -> Components:
@@ -181,23 +210,20 @@ def load_components(source: DataSet | None = None) -> Components:
     board, players, supply = _table(config, "board"), _table(config, "players"), _table(config, "supply")
     rules, setup = _table(config, "rules"), _table(config, "setup")
     if (board.get("width"), board.get("height")) != (6, 6):
-        raise DataError("scene_default.toml: the Hatflings! floor is 6 × 6 squares")
-    for key, row in (("general_pool_size", "normal"), ("trees", "tree"), ("columns", "column")):
+        raise DataError(f"{board.at('width')}: the Hatflings! floor is 6 × 6 squares")
+    supplied = (("general_pool_size", "normal"), ("trees", "tree"), ("columns", "column"), ("boxes", "box"))
+    for key, row in (*supplied, ("barrels", "barrel"), ("puddles", "puddle"), ("pig", "pig")):
         if _int(supply, key) != counts[row]:
-            raise DataError(f"scene_default.toml: {key} = {supply[key]} but components.csv says {counts[row]}")
-    for key, row in (("boxes", "box"), ("barrels", "barrel"), ("puddles", "puddle")):
-        if _int(supply, key) != counts[row]:
-            raise DataError(f"scene_default.toml: {key} = {supply[key]} but components.csv says {counts[row]}")
-    if _int(supply, "pig") != counts["pig"]:
-        raise DataError(f"scene_default.toml: pig = {supply['pig']} but components.csv says {counts['pig']}")
+            raise DataError(f"{supply.at(key)}: {key} = {supply[key]} but components.csv says {counts[row]}")
     if tuple(supply.get("specials_per_team", ())) != SPECIAL_KINDS:
-        raise DataError(f"scene_default.toml: specials_per_team must be {list(SPECIAL_KINDS)}")
+        raise DataError(f"{supply.at('specials_per_team')}: specials_per_team must be {list(SPECIAL_KINDS)}")
     probability = rules.get("barrel_break_probability")
-    if not isinstance(probability, float | int) or not 0 <= probability <= 1:
-        raise DataError(f"scene_default.toml: barrel_break_probability must be in [0, 1], got {probability!r}")
+    if not isinstance(probability, float | int) or isinstance(probability, bool) or not 0 <= probability <= 1:
+        where = rules.at("barrel_break_probability")
+        raise DataError(f"{where}: barrel_break_probability must be in [0, 1], got {probability!r}")
     colours = (players.get("colour_0"), players.get("colour_1"))
     if not all(isinstance(c, str) and c for c in colours) or colours[0] == colours[1]:
-        raise DataError("scene_default.toml: colour_0 and colour_1 must be two different names")
+        raise DataError(f"{players.at('colour_1')}: colour_0 and colour_1 must be two different names")
     min_objects = _int(rules, "min_objects", 1)
     components = Components(
         general_pool_size=counts["normal"],
@@ -213,7 +239,7 @@ def load_components(source: DataSet | None = None) -> Components:
         barrel_break_percent=round(probability * 100),
         default_scene=_scene_text(config),
     )
-    _check_defaults(components)
+    _check_defaults(components, config)
     return components
 
 
