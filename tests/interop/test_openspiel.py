@@ -349,3 +349,22 @@ def test_the_public_observer_cannot_tell_redrawn_hands_apart(name: str) -> None:
             != state.observation_string(1)
             for d in range(6)
         ), "the redraws should change what seat 1 holds"
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_observation_tensor_is_pyspiels_own_values_as_an_array(name: str, players: int) -> None:
+    """`state.observation_tensor` gives a float32 array without pyspiel's list of floats; its values
+    are those pyspiel's C++ path reads from the default observer, at every seat along a game."""
+    game = openspiel.load(name, players=players, seed=1)
+    state, rng = game.new_initial_state(), np.random.RandomState(players)
+    assert np.array_equal(state.observation_tensor(0), pyspiel.State.observation_tensor(state, 0))
+    for _ in range(8):
+        play(state, 7, rng)
+        for seat in range(players):
+            fast = state.observation_tensor(seat)
+            assert fast.dtype == np.float32 and fast.shape == (game.observation_tensor_size(),)
+            assert np.array_equal(fast, np.array(pyspiel.State.observation_tensor(state, seat), np.float32))
+    if not state.is_chance_node() and not state.is_terminal():
+        assert np.array_equal(state.observation_tensor(), state.observation_tensor(state.current_player()))
+    with pytest.raises(pyspiel.SpielError, match="player must be"):
+        state.observation_tensor(players)

@@ -51,7 +51,13 @@ from parlour.engine.game import TERMINAL, Game
 from parlour.engine.game import State as EngineState
 from parlour.engine.registry import game_class, game_classes
 from parlour.engine.rng import Rng
-from parlour.interop.encoding import has_encoder, observation_size, observation_tensor
+from parlour.interop.encoding import (
+    has_encoder,
+    observation_size,
+    observation_tensor,
+    state_tensor,
+    write_observation,
+)
 
 PREFIX = "parlour_"
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -189,7 +195,7 @@ class LegalIds:
     __slots__ = ("ids",)
 
     def __init__(self) -> None:
-        self.ids: set[int] | None = None
+        self.ids: list[int] | None = None  # short lists: a look-up is cheaper than making a set
 
     def __deepcopy__(self, memo: Any) -> LegalIds:
         return LegalIds()
@@ -266,11 +272,13 @@ class ParlourState(pyspiel.State):
         return TERMINAL_PLAYER if player == TERMINAL else player
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.engine_state is not None
-        if player != self.engine_state.current_player():
+        engine_state = self.engine_state
+        assert engine_state is not None
+        if player != self.mover:
             return []
-        ids = sorted(action.id for action in self.engine_state.legal_actions())
-        self.legal.ids = set(ids)
+        ids = [action.id for action in engine_state.legal_actions()]
+        ids.sort()  # OpenSpiel lists legal actions in ascending order
+        self.legal.ids = ids
         return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -288,6 +296,11 @@ class ParlourState(pyspiel.State):
     # --- moving on -------------------------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
+        if self.held is None and self.engine_state is not None:
+            self._decide(self.engine_state, action)  # the common case first: a player's decision
+            self.trail.actions.append(action)
+            self.mover = self._whose_turn()
+            return
         game: ParlourGame = self.get_game()
         action = int(action)
         if self.engine_state is None:
@@ -303,30 +316,28 @@ class ParlourState(pyspiel.State):
             self._reseed(self.engine_state, seed)
             held, self.held = self.held, None
             self._step(held)
-        else:
-            self._decide(action)
         self.trail.actions.append(action)
         self.mover = self._whose_turn()
 
-    def _decide(self, action: int) -> None:
+    def _decide(self, engine_state: EngineState, action: int) -> None:
         """A player's action: resolved at once, or held for a chance node if it draws."""
-        engine_state = self.engine_state
-        assert engine_state is not None
         known, self.legal.ids = self.legal.ids, None
-        chosen = engine_state.game.actions[action] if known and action in known else None
-        if chosen is None:
-            chosen = self._legal_choice(engine_state, action)
+        if known is not None and action in known:
+            chosen = engine_state.game.actions[action]
+        else:
+            chosen = self._legal_choice(engine_state, int(action))
         rng = getattr(engine_state, "rng", None)
         drawn_from = rng.state if isinstance(rng, Rng) else None
-        mover = engine_state.current_player()
+        mover = self.mover
         events = engine_state.apply_legal(chosen)
-        after = getattr(engine_state, "rng", None)
-        if drawn_from is not None and (not isinstance(after, Rng) or after.state != drawn_from):
-            # It drew: its outcome is chance's to decide. Rebuild the position before it.
-            self.engine_state = self._rebuilt()
-            self.held = action
-            return
-        self._record(mover, action, events)
+        if drawn_from is not None:
+            after = getattr(engine_state, "rng", None)
+            if not isinstance(after, Rng) or after.state != drawn_from:
+                # It drew: its outcome is chance's to decide. Rebuild the position before it.
+                self.engine_state = self._rebuilt()
+                self.held = chosen.id
+                return
+        self._record(mover, chosen.id, events)
 
     def _step(self, action: int) -> None:
         engine_state = self.engine_state
@@ -421,6 +432,21 @@ class ParlourState(pyspiel.State):
         twin.trail.replayable = False
         return twin
 
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """The default observation of `player` (the player to move if not given) as a new float32
+        array. pyspiel's own path would turn the tensor into a list of Python floats (15,697 of
+        them in Hatairo) and, to learn its length, build an initial state on every call; this
+        gives the same values (those of the default observer) without either."""
+        game: ParlourGame = self.get_game()
+        if game.tensor_size == 0:
+            raise pyspiel.SpielError(f"{game.engine.name} carries no encoder, so it has no tensor; use the string")
+        seat = self.mover if player is None else int(player)
+        if not 0 <= seat < game.engine.num_players:
+            raise pyspiel.SpielError(f"observation_tensor: player must be 0..{game.engine.num_players - 1}, got {seat}")
+        if self.engine_state is None:
+            return np.zeros(game.tensor_size, np.float32)
+        return state_tensor(self.engine_state, seat)
+
     def information(self, seat: int) -> str:
         """The seat's perfect-recall information: its view, a digest of all it was shown, and the
         action it chose that awaits chance."""
@@ -466,8 +492,15 @@ class ParlourObserver:
             self.tensor[:] = 0.0
             return
         size = self.game.tensor_size
-        for index, (view, seat) in enumerate(self._views(engine_state, player)):
-            self.tensor[index * size : (index + 1) * size] = observation_tensor(engine_state.game, view, seat)
+        if self.private == pyspiel.PrivateInfoType.NONE:
+            self.tensor[:] = observation_tensor(engine_state.game, engine_state.view(None), player)
+            return
+        # A seat's own observation (one seat, or every seat round the table): read from the
+        # position by the game's writer, the same values as the tensor of the seat's view.
+        count = engine_state.game.num_players if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS else 1
+        for index in range(count):
+            seat = (player + index) % engine_state.game.num_players
+            write_observation(engine_state, seat, self.tensor[index * size : (index + 1) * size])
 
     def string_from(self, state: ParlourState, player: int) -> str:
         engine_state = state.engine_state

@@ -9,7 +9,7 @@ from gymnasium import spaces
 
 from parlour.engine.game import Game
 from parlour.engine.game import State as EngineState
-from parlour.interop.encoding import bounds, observation_tensor
+from parlour.interop.encoding import bounds, state_tensor
 
 
 def observation_space(game: Game) -> spaces.Dict:
@@ -23,12 +23,13 @@ def observation_space(game: Game) -> spaces.Dict:
 
 
 def observe(state: EngineState, seat: int) -> dict[str, Any]:
-    """What `seat` observes: computed from its view only; the mask is empty when it is not to move."""
+    """What `seat` observes: the tensor of its view (read from the position by the game's writer,
+    the same values) and the mask, empty when it is not to move. Fresh arrays every time, so an
+    observation kept (a replay buffer) never changes when the game goes on."""
     mask = np.zeros(state.game.num_actions, np.int8)
     if state.current_player() == seat:
-        for action in state.legal_actions():
-            mask[action.id] = 1
-    return {"observation": observation_tensor(state.game, state.view(seat), seat), "action_mask": mask}
+        mask[[action.id for action in state.legal_actions()]] = 1
+    return {"observation": state_tensor(state, seat), "action_mask": mask}
 
 
 def seed_from(np_random: np.random.Generator) -> int:
