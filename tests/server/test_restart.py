@@ -30,11 +30,12 @@ GAME = "hatflings"
 class ServerProcess:
     """`parlour serve` as its own process, on a free loopback port."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, extra: tuple[str, ...] = ()) -> None:
         sock = free_socket()
         self.port = sock.getsockname()[1]
         sock.close()
-        command = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", db]
+        self.db = db
+        command = [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db", db, *extra]
         self.log = log.open("ab")
         self.process = subprocess.Popen([*command, "--bot-delay", "0"], stdout=self.log, stderr=self.log)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -139,6 +139,8 @@ class Timers:
         self.hub = hub
         self.store = TimerStore(hub.store.engine)
         self.clocks: dict[str, Clock] = {}
+        # The clocks this process watched at its last look (several processes: the others' are shown only).
+        self.watched: set[str] = set()
         self.task: asyncio.Task[None] | None = None
         self.expired = 0
 
@@ -214,11 +216,14 @@ class Timers:
         """The clocks as stored: those another process watches, and those newly leased here."""
         stored = {clock.table_id: clock for clock in await self.hub._db(self.store.clocks)}
         for table_id, clock in stored.items():
-            if not self._runs(table_id) or table_id not in self.clocks:
+            # A clock taken over goes on from what its last holder stored, not from what was
+            # read for showing before.
+            if not self._runs(table_id) or table_id not in self.watched:
                 self.clocks[table_id] = clock
         for table_id in list(self.clocks):
             if table_id not in stored and not self._runs(table_id):
                 del self.clocks[table_id]
+        self.watched = {table_id for table_id in self.clocks if self._runs(table_id)}
 
     async def tick(self) -> None:
         if self.hub.cluster is not None:
