@@ -294,13 +294,15 @@ def block_before(seen: Transcript, prompt: int) -> list[str]:
     return seen.lines[start : seen.asked_at[prompt]]
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 @pytest.mark.parametrize("game", GAMES)
-def test_the_first_turn_fits_a_24_line_screen(game: str) -> None:
-    seen = played(game, ["human", "random"], Screen(80, 24), turns=1, players=2)
+def test_the_first_turn_fits_the_screen(game: str, size: tuple[int, int]) -> None:
+    screen = Screen(*size)
+    seen = played(game, ["human", "random"], screen, turns=1, players=2)
     first = block_before(seen, 0)
-    assert len(first) <= 23  # the prompt is the 24th line
-    board = Screen(80, 24).fit(parlour.load_game(game, players=2).new_state(seed=2).render(0))
-    if len(board) > 23:  # too tall to show whole: its top, cut with a note, and the moves
+    assert len(first) < screen.height  # the prompt is the last line
+    board = screen.fit(parlour.load_game(game, players=2).new_state(seed=2).render(0))
+    if len(board) >= screen.height:  # too tall to show whole: its top, cut with a note, and the moves
         assert "Top of the board:" in first and board[1] in first
         assert any(line.endswith("more lines: type board to see the whole board") for line in first)
     assert any(line.startswith("Your move") for line in first)
