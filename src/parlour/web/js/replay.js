@@ -4,6 +4,7 @@ import { call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
 import { showDeal } from "./deal.js";
+import { annotate, glossary } from "./explain.js";
 import { loadModule } from "./games/index.js";
 import { logEntry, seatName } from "./table.js";
 import { scoreTable } from "./scores.js";
@@ -18,17 +19,20 @@ export async function showReplay(app, tableId, startPly) {
   }
   document.title = `parlour — replay of ${summary.title}`;
   const module = await loadModule(summary.game);
-  await (module.prepare ? module.prepare(summary) : null);
+  const [words] = await Promise.all([glossary(summary.game), module.prepare ? module.prepare(summary) : null]);
   const log = await call(`/api/tables/${tableId}/log`);
   const plies = log.steps.length;
   const seats = summary.seats;
+  // The game's words for its own codes (Yamataï's B06, I14, S037), as at the live table.
+  const phrase = module.phrase ? (text) => module.phrase(text) : (text) => text;
   let ply = Math.max(0, Math.min(plies, startPly));
 
-  const board = h("div", { class: "board-area", id: "board" });
+  // A region of its own, focusable, since a drawing too wide for a phone scrolls inside it.
+  const board = h("div", { class: "board-area", id: "board", role: "region", "aria-label": "The table", tabindex: "0" });
   const where = h("p", { class: "turn", id: "ply", role: "status", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: 0, max: plies, value: ply, id: "ply-slider", "aria-label": "Move number" });
   const entries = log.steps.map((step, i) => {
-    const entry = logEntry(seats, step);
+    const entry = logEntry(seats, step, phrase);
     entry.dataset.ply = String(i + 1);
     entry.tabIndex = 0;
     entry.addEventListener("click", () => go(i + 1));
@@ -48,12 +52,13 @@ export async function showReplay(app, tableId, startPly) {
     if (asked !== pending) return;
     const context = { seat: null, seats, colours: COLOURS, names: seats.map((_, i) => seatName(seats, i)), toMove: position.to_move };
     clear(board).append(module.draw(position.view, context));
+    annotate(board, words); // every component's text as its tooltip, as at a live table
     // What this move touched is marked, as at a live table.
     const events = ply > 0 ? log.steps[ply - 1].events || [] : [];
     const touched = new Set(module.touched ? events.flatMap((event) => module.touched(event)) : []);
     for (const node of board.querySelectorAll("[data-key]")) node.classList.toggle("last", touched.has(node.dataset.key));
     const step = position.step;
-    where.textContent = ply === 0 ? `Start of the game (${plies} moves)` : `Move ${ply} of ${plies}: ${seatName(seats, step.actor)} — ${step.label}`;
+    where.textContent = ply === 0 ? `Start of the game (${plies} moves)` : `Move ${ply} of ${plies}: ${seatName(seats, step.actor)} — ${phrase(step.label)}`;
     for (const entry of entries) entry.classList.toggle("current", Number(entry.dataset.ply) === ply);
     if (ply > 0) entries[ply - 1].scrollIntoView({ block: "nearest" });
     history.replaceState(null, "", `/?replay=${tableId}&ply=${ply}`);
@@ -61,6 +66,7 @@ export async function showReplay(app, tableId, startPly) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target !== slider) return;
+    if (board.contains(event.target)) return; // the arrows scroll a drawing wider than the screen
     if (event.key === "ArrowRight") go(ply + 1);
     else if (event.key === "ArrowLeft") go(ply - 1);
   });
@@ -72,7 +78,7 @@ export async function showReplay(app, tableId, startPly) {
       h("div", { class: "controls" },
         button("first", "« Start", () => 0), button("prev", "◀ Back", () => ply - 1),
         slider, button("next", "Next ▶", () => ply + 1), button("last", "End »", () => plies)),
-      h("section", { class: "card result" }, scoreTable(summary.result, seats)), deal),
+      h("section", { class: "card result" }, scoreTable(summary.result, seats, { tiebreak: words.tiebreak })), deal),
     h("aside", { class: "side" }, h("h2", {}, "Moves"), list)));
   await Promise.all([go(ply), showDeal(deal, tableId, summary.deal)]);
 }
