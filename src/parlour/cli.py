@@ -234,6 +234,44 @@ def compare(
     raise typer.Exit(code)
 
 
+@app.command(context_settings=GAME_OPTIONS)
+def tune(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="the game whose designed values to tune")],
+    space: Annotated[Path, typer.Option(help="TOML file naming the values to tune and their bounds")],
+    objective: Annotated[
+        list[str], typer.Option(help="fair, takers<=0.6, length=40..60 (each may end in :WEIGHT); repeatable")
+    ],
+    out: Annotated[Path, typer.Option(help="folder for the study, the best data folder and report.html")],
+    trials: Annotated[int | None, typer.Option(help="the study's total number of trials")] = None,
+    minutes: Annotated[float | None, typer.Option(help="stop starting trials after this many minutes")] = None,
+    resume: Annotated[bool, typer.Option(help="continue the study the --out folder holds")] = False,
+    data: Annotated[str | None, typer.Option(help="the base data folder (default: the built-in data)")] = None,
+    agents: AgentsOpt = "greedy,greedy",
+    games: Annotated[int, typer.Option(help="bot games per trial (the same seeds every trial)")] = 100,
+    steps: Annotated[int, typer.Option(help="parts a trial's games are played in; the pruner may stop after each")] = 4,
+    check_games: Annotated[int | None, typer.Option(help="games of the base-against-best comparison")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the games and of the sampler")] = 0,
+    players: PlayersOpt = None,
+    option: OptionPairs = [],  # noqa: B006
+    sampler: Annotated[str, typer.Option(help="tpe or random")] = "tpe",
+    pruner: Annotated[str, typer.Option(help="median, hyperband or none")] = "median",
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+) -> None:
+    """Search designed values (data cells, numeric options) with Optuna toward balance objectives."""
+    from parlour.arena.tune import Budget, Running
+    from parlour.arena.tune_command import Request, tune_command
+
+    request = Request(game, space, objective, out, agents, games, seed, players, data, ctx.args, option, steps)
+    request.check_games = check_games
+    try:
+        code = tune_command(request, Budget(trials, minutes), Running(workers, backend, sampler, pruner), resume)
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(code)
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",

@@ -15,6 +15,7 @@ import queue
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from parlour.arena.match import Played, game_for, play, play_to_line
@@ -83,6 +84,25 @@ def run_local(tournament: Tournament, indices: Sequence[int], workers: int) -> I
     # too whatever the start method.
     with multiprocessing.Pool(workers, initializer=register_source, initargs=(tournament.game_source,)) as pool:
         yield from _pooled(pool, tournament, Chunks(indices, workers))
+
+
+@contextmanager
+def worker_pool(workers: int, game_source: str = "") -> Iterator[Any]:
+    """A pool of `workers` processes kept for many tournaments (a tuning run's trials); None for one."""
+    if workers <= 1:
+        yield None
+        return
+    with multiprocessing.Pool(workers, initializer=register_source, initargs=(game_source,)) as pool:
+        yield pool
+
+
+def play_in(pool: Any, tournament: Tournament, indices: Sequence[int], workers: int) -> Iterator[Played]:
+    """Play the games on a `worker_pool` (in this process when it is None)."""
+    if pool is None or len(indices) <= 1:
+        for index in indices:
+            yield Played(index, record=play(tournament, index))
+        return
+    yield from _pooled(pool, tournament, Chunks(indices, workers))
 
 
 def _pooled(pool: Any, tournament: Tournament, chunks: Chunks) -> Iterator[Played]:

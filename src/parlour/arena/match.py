@@ -17,11 +17,15 @@ from parlour.engine.records import full_record
 
 # Games are cheap to keep and some build large action spaces, so each worker builds one per setup.
 _GAMES: dict[str, Game] = {}
+MAX_KEPT_GAMES = 8
+"""Setups a worker keeps built; a tuning run plays a new setup (data folder) every trial."""
 
 
 def game_for(tournament: Tournament) -> Game:
     key = repr((tournament.game, sorted(tournament.options.items()), tournament.game_source))
     if key not in _GAMES:
+        if len(_GAMES) >= MAX_KEPT_GAMES:
+            del _GAMES[next(iter(_GAMES))]  # the oldest setup: dicts keep their insertion order
         _GAMES[key] = tournament.load()
     return _GAMES[key]
 

@@ -1,0 +1,97 @@
+"""The tuning report: the optimisation history, the parameters' importances, the best values against
+the base, and the before/after comparison of the base data with the best (the comparison report's
+own sections), in one self-contained HTML file."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from parlour.arena import report
+from parlour.arena.report import Labelled
+from parlour.arena.tune import Outcome, Setup, Trial
+
+MAX_LISTED_TRIALS = 20
+"""The trials listed in the report's table (the best ones); the history plot shows them all."""
+
+
+def history_figure(trials: Sequence[Trial]) -> object:
+    """Each finished trial's score in order, and the best so far."""
+    figure = report._figure()
+    axes = figure.add_subplot()
+    complete = [(trial.number, trial.value) for trial in trials if trial.value is not None]
+    axes.scatter([n for n, _ in complete], [v for _, v in complete], s=14, label="trial")
+    best: list[float] = []
+    for _, value in complete:
+        best.append(min(best[-1], value) if best else value)
+    axes.step([n for n, _ in complete], best, where="post", color="C3", label="best so far")
+    pruned = [trial.number for trial in trials if trial.state == "pruned"]
+    if pruned:
+        axes.scatter(pruned, [0.0] * len(pruned), marker="x", color="grey", s=14, label="pruned")
+    axes.set_xlabel("trial")
+    axes.set_ylabel("score (weighted penalty; 0 meets every objective)")
+    axes.legend(fontsize="small")
+    return figure
+
+
+def importance_figure(importances: dict[str, float]) -> object:
+    figure = report._figure(7.0, 1.0 + 0.35 * len(importances))
+    axes = figure.add_subplot()
+    names = sorted(importances, key=lambda name: importances[name])
+    axes.barh(names, [importances[name] for name in names])
+    axes.set_xlabel("importance (PED-ANOVA, normalised to sum to 1)")
+    return figure
+
+
+def history_section(outcome: Outcome) -> str:
+    states = {state: sum(1 for t in outcome.trials if t.state == state) for state in ("complete", "pruned", "fail")}
+    counts = ", ".join(f"{count} {state}" for state, count in states.items())
+    note = f'<p class="note">{len(outcome.trials)} trials: {counts}. Lower is better.</p>'
+    return report._section("history", "Optimisation history", report._png(history_figure(outcome.trials)) + note)
+
+
+def importance_section(outcome: Outcome) -> str:
+    if not outcome.importances:
+        body = "<p>Too few finished trials (or values) to tell which parameters matter.</p>"
+    else:
+        body = report._png(importance_figure(outcome.importances))
+        body += "<p class=\"note\">Optuna's fANOVA importances: how much of the score's variation over the"
+        body += " trials each parameter explains.</p>"
+    return report._section("importances", "Parameter importances", body)
+
+
+def best_section(setup: Setup, outcome: Outcome) -> str:
+    best = outcome.best
+    if best is None:
+        return report._section("best", "Best values", "<p>No trial finished.</p>")
+    rows = [
+        [
+            p.label,
+            p.base,
+            best.values.get(p.label, p.base),
+            f"{p.low}..{p.high}" + (f" step {p.step}" if p.step else ""),
+        ]
+        for p in setup.space.parameters
+    ]
+    table = report._table(["value", "base", "best", "range"], rows)
+    scores = f"<p>Best: trial {best.number}, score {best.value:.4f}"
+    scores += "".join(f"; {html.escape(name)} {value:.3f}" for name, value in best.measures.items() if name != "games")
+    scores += ".</p>"
+    listed = sorted((t for t in outcome.trials if t.value is not None), key=lambda t: (t.value, t.number))
+    header = ["trial", "score", *[p.label for p in setup.space.parameters]]
+    trial_rows = [
+        [t.number, f"{t.value:.4f}", *[t.values.get(p.label, "") for p in setup.space.parameters]]
+        for t in listed[:MAX_LISTED_TRIALS]
+    ]
+    failed = [t for t in outcome.trials if t.error]
+    errors = "".join(f"<li>trial {t.number}: {html.escape(t.error)}</li>" for t in failed[:10])
+    refused = f"<p>Trials whose data the game refused:</p><ul>{errors}</ul>" if errors else ""
+    body = scores + table + "<h3>Best trials</h3>" + report._table(header, trial_rows) + refused
+    return report._section("best", "Best values against the base", body)
+
+
+def render(title: str, facts: Sequence[tuple[str, str]], setup: Setup, outcome: Outcome, compared: Labelled) -> str:
+    content = history_section(outcome) + importance_section(outcome) + best_section(setup, outcome)
+    if compared:
+        content += "<h2>Before and after: the base against the best</h2>" + report.body(compared)
+    return report.page(title, facts, content)
