@@ -304,7 +304,7 @@ def serve(
     ] = None,
     undo: Annotated[
         bool, typer.Option("--undo/--no-undo", help="let a person take back the steps of a turn until it is committed")
-    ] = False,
+    ] = True,
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="server processes sharing the port (more than 1: PostgreSQL only)")
     ] = 1,

@@ -252,7 +252,7 @@ def test_a_timed_out_turn_drops_its_tentative_steps(serve: Callable[..., LiveSer
     assert passed["view"]["marks"] == [bot_marks, 0]
 
 
-def test_undo_is_off_unless_parlour_serve_is_told_undo(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+def test_undo_is_on_unless_parlour_serve_is_told_no_undo(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     from typer.testing import CliRunner
 
     import parlour.server
@@ -263,4 +263,4 @@ def test_undo_is_off_unless_parlour_serve_is_told_undo(monkeypatch: pytest.Monke
     for options in ([], ["--no-undo"], ["--undo"]):
         result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "p.sqlite"), "--port", "0", *options])
         assert result.exit_code == 0, result.output
-    assert [settings.undo for settings in given] == [False, False, True]
+    assert [settings.undo for settings in given] == [True, False, True]

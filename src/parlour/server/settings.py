@@ -111,7 +111,7 @@ class Settings:
     # --- Undo (docs/server.md, "Undo") ---
     # Whether a person's steps within a turn are held tentative, for them alone, so that they may
     # take them back until the turn passes or a step shows something hidden.
-    undo: bool = False
+    undo: bool = True
     # --- Several server processes on one PostgreSQL database (docs/server.md, "Several server
     # processes") ---
     # Seconds a table's lease (which process runs its bots and clock) lasts unless renewed; it is
