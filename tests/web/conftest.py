@@ -32,7 +32,7 @@ SCREENSHOTS = Path(os.environ.get("PARLOUR_SCREENSHOTS", Path(__file__).parent /
 SERVER = """
 import json, sys
 from parlour.server import Settings, run
-settings = Settings(**{"db": sys.argv[1], "bot_delay": 0.0, "undo": True, **json.loads(sys.argv[3])})
+settings = Settings(**{"db": sys.argv[1], "bot_delay": 0.0, **json.loads(sys.argv[3])})
 run(settings, port=int(sys.argv[2]), log_level="warning")
 """
 
