@@ -28,7 +28,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import load_game
-from parlour.interop.encoding import observation_size, observation_tensor
+from parlour.interop.encoding import observation_size, state_tensor
 from parlour.interop.spaces import observation_space, observe, seed_from
 
 RENDER_MODES = ("ansi", "human")
@@ -83,37 +83,38 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
     def state(self) -> np.ndarray:
         """Every seat's observation tensor, seat 0 first: what the seats see together."""
         seats = range(self.game.num_players)
-        return np.concatenate([observation_tensor(self.game, self.engine_state.view(seat), seat) for seat in seats])
+        return np.concatenate([state_tensor(self.engine_state, seat) for seat in seats])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        # Rewards are 0 until the game ends, so no step before the last has any to clear or add.
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {name: 0.0 for name in self.agents}
+        engine_state = self.engine_state
         try:
             if action is None:
                 raise IllegalAction("no action given")
-            self.engine_state.apply(int(action))
+            engine_state.apply(int(action))
         except IllegalAction as error:
             self._end({name: (-1.0 if name == agent else 0.0) for name in self.agents})
             self.infos[agent] = {"illegal_action": str(error)}
         else:
-            if self.engine_state.is_terminal():
-                returns = self.engine_state.returns()
+            if engine_state.is_terminal():
+                returns = engine_state.returns()
                 self._end({name: float(returns[seat]) for seat, name in enumerate(self.possible_agents)})
             else:
-                self.agent_selection = self.possible_agents[self.engine_state.current_player()]
-                if self.max_steps is not None and len(self.engine_state.history) >= self.max_steps:
+                self.agent_selection = self.possible_agents[engine_state.current_player()]
+                if self.max_steps is not None and len(engine_state.history) >= self.max_steps:
                     self.truncations = {name: True for name in self.agents}
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def _end(self, rewards: dict[str, float]) -> None:
         self.rewards = rewards
         self.terminations = {name: True for name in self.agents}
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -107,9 +107,9 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
 
 
 @functools.cache
-def _plan(game: Game) -> tuple[int, int, int, int, tuple[int, ...]]:
+def _plan(game: Game) -> tuple[int, int, int, int, tuple[int, ...], tuple[float, ...]]:
     """Block sizes of the layout `encode` builds: a token, a colour, a designer, and where the
-    designers and the tail start; and each fabric kind's slot."""
+    designers start; each fabric kind's slot, and each token's position value (position / 6)."""
     comps = game.components  # type: ignore[attr-defined]
     colours, kinds = _names(game)
     token = len(colours) + 7
@@ -117,30 +117,40 @@ def _plan(game: Game) -> tuple[int, int, int, int, tuple[int, ...]]:
     designer = len(SYMBOLS) + len(kinds) + 1 + comps.max_sets_per_player * (len(SYMBOLS) + len(kinds) + token)
     designers_at = len(comps.colours) * colour
     kind_slots = tuple(kinds.slots[label] for label in comps.kind_labels)
-    return token, colour, designer, designers_at, kind_slots
+    per_colour = comps.tokens_per_colour
+    positions = tuple((token_id % per_colour + 1) / 6 for token_id in range(len(comps.colours) * per_colour))
+    return token, colour, designer, designers_at, kind_slots, positions
 
 
-def _write_token(state: HanbokRunwayState, seat: int | None, token: int, at: int, out: MutableSequence[float]) -> None:
-    """The block `_token` writes for this token, as the view shows it to `seat`."""
-    me = 0 if seat is None else seat
+def _write_tokens(
+    state: HanbokRunwayState, seat: int | None, placed: list[tuple[int, int]], out: MutableSequence[float]
+) -> None:
+    """The block `_token` writes for each (token, where its block starts), as the view shows the
+    token to `seat`: who knows it is public, its value only to those who know it (a spectator:
+    face-up values only)."""
     comps = state.game.components
     count = len(comps.colours)
-    colour, position = divmod(token, comps.tokens_per_colour)
-    out[at] = 1.0
-    out[at + 1 + colour] = 1.0
-    out[at + 1 + count] = (position + 1) / 6
-    if state.face_up[token]:
-        out[at + 2 + count] = 1.0
-    known = state.known[token]
-    if known >> me & 1:
-        out[at + 3 + count] = 1.0
-    if known >> (1 - me) & 1:
-        out[at + 4 + count] = 1.0
-    if state.knows(seat, token):  # a spectator knows face-up values only
-        out[at + 5 + count] = 1.0
-        value = state.value[token]
-        if value:
-            out[at + 6 + count] = value / VALUE_SCALE
+    per_colour = comps.tokens_per_colour
+    positions = _plan(state.game)[5]
+    me = 0 if seat is None else seat
+    other = 1 - me
+    face_up, known, value = state.face_up, state.known, state.value
+    for token, at in placed:
+        out[at] = 1.0
+        out[at + 1 + token // per_colour] = 1.0
+        out[at + 1 + count] = positions[token]
+        up = face_up[token]
+        if up:
+            out[at + 2 + count] = 1.0
+        knowers = known[token]
+        if knowers >> me & 1:
+            out[at + 3 + count] = 1.0
+        if knowers >> other & 1:
+            out[at + 4 + count] = 1.0
+        if up if seat is None else knowers >> seat & 1:
+            out[at + 5 + count] = 1.0
+            if value[token]:
+                out[at + 6 + count] = value[token] / VALUE_SCALE
 
 
 def write(state: HanbokRunwayState, seat: int | None, out: MutableSequence[float]) -> None:
@@ -149,9 +159,10 @@ def write(state: HanbokRunwayState, seat: int | None, out: MutableSequence[float
     game = state.game
     me = 0 if seat is None else seat
     comps = game.components
-    token_size, colour_size, designer_size, at, kind_slots = _plan(game)
+    token_size, colour_size, designer_size, at, kind_slots, _ = _plan(game)
     per_colour = comps.tokens_per_colour
     symbols, kinds = len(SYMBOLS), len(kind_slots)
+    placed: list[tuple[int, int]] = []  # (token, where its block starts)
     for colour, trophies in enumerate(comps.vp_trophies):
         start = colour * colour_size
         if trophies:
@@ -160,7 +171,7 @@ def write(state: HanbokRunwayState, seat: int | None, out: MutableSequence[float
             out[start + 1] = state.additional[colour] / 3
         first = colour * per_colour
         for position in range(state.taken[colour], per_colour):
-            _write_token(state, seat, first + position, start + 2 + position * token_size, out)
+            placed.append((first + position, start + 2 + position * token_size))
     for player in (me, 1 - me):
         for symbol, count in enumerate(state.tableau_style[player]):
             if count:
@@ -177,9 +188,10 @@ def write(state: HanbokRunwayState, seat: int | None, out: MutableSequence[float
         ):
             out[made + symbol] = 1.0
             out[made + symbols + kind_slots[kind]] = 1.0
-            _write_token(state, seat, token, made + symbols + kinds, out)
+            placed.append((token, made + symbols + kinds))
             made += symbols + kinds + token_size
         at += designer_size
+    _write_tokens(state, seat, placed, out)
     out[at + state.phase] = 1.0
     at += len(PHASE_NAMES)
     if state.current_player() == me:

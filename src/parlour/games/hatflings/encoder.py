@@ -87,8 +87,17 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
 BOARD_SIZE = len(SQUARES) * SQUARE_SIZE
 OWNER_SIZE = len(SPECIALS) + 3
 TAIL_AT = BOARD_SIZE + 1 + 2 * OWNER_SIZE
-HALFLING_SLOT = tuple(KINDS.slots.get(name, -1) for name in KIND_NAMES)
-"""A halfling's kind code -> its slot in a square's kind one-hot (-1: none)."""
+HALFLING_AT = tuple(
+    tuple(
+        -1
+        if not code or KIND_NAMES[code >> 1] not in KINDS.slots
+        # the halfling of `code` seen from `me`: my hats' planes first, then the other's
+        else (0 if code & 1 == me else KIND_SLOTS) + KINDS.slots[KIND_NAMES[code >> 1]]
+        for code in range(2 * len(KIND_NAMES))
+    )
+    for me in (0, 1)
+)
+"""Per observing seat, a halfling's code -> its slot within the square's block (-1: none)."""
 OBJECT_SLOT = tuple(OBJECTS.slots.get(name, -1) for name in SCENERY_NAMES)
 """A scenery code -> its slot in a square's object one-hot (-1: none)."""
 SPECIAL_BITS = tuple((1 << KIND_NAMES.index(name), slot) for slot, name in enumerate(SPECIALS))
@@ -99,28 +108,36 @@ def write(state: HatflingsState, seat: int | None, out: MutableSequence[float]) 
     length), read from the position directly."""
     game = state.game
     me = 0 if seat is None else seat
-    hat, scenery, pig = state.hat, state.scenery, state.pig
-    for square, code in enumerate(hat):
+    hat = state.hat
+    hats = [0, 0]  # halflings wearing each colour's hat (the view's "hats")
+    offsets, at = HALFLING_AT[me], 0
+    for code in hat:
         if code:
-            slot = HALFLING_SLOT[code >> 1]
+            hats[code & 1] += 1
+            slot = offsets[code]
             if slot >= 0:
-                out[square * SQUARE_SIZE + (0 if code & 1 == me else KIND_SLOTS) + slot] = 1.0
-    for square, thing in enumerate(scenery):
+                out[at + slot] = 1.0
+        at += SQUARE_SIZE
+    for square, thing in enumerate(state.scenery):
         if thing:
             at = square * SQUARE_SIZE
             slot = OBJECT_SLOT[thing]
             if slot >= 0:
                 out[at + OBJECT_AT + slot] = 1.0
-            if thing >= PUDDLE and thing - PUDDLE == me:
+            if thing - PUDDLE == me:
                 out[at + FLAGS_AT] = 1.0
-    if pig >= 0:
-        out[pig * SQUARE_SIZE + FLAGS_AT + 1] = 1.0
-    for flag, zone in ((2, game.zones[me]), (3, game.zones[1 - me])):  # type: ignore[attr-defined]
-        for square in zone:
-            out[square * SQUARE_SIZE + FLAGS_AT + flag] = 1.0
+    if state.pig >= 0:
+        out[state.pig * SQUARE_SIZE + FLAGS_AT + 1] = 1.0
+    rival = [0, 0]  # halflings of each colour in the other colour's start zone (R23)
+    zones = game.zones  # type: ignore[attr-defined]
+    for flag, owner in ((0, me), (1, 1 - me)):
+        for square in zones[owner]:
+            out[square * SQUARE_SIZE + FLAGS_AT + 2 + flag] = 1.0
+            code = hat[square]
+            if code and code & 1 != owner:
+                rival[code & 1] += 1
     if state.pool:
         out[BOARD_SIZE] = state.pool / (game.options["general_pool_size"] or 1)
-    hats, rival = state.hat_counts(), state.rival_zone_counts()
     for index, owner in enumerate((me, 1 - me)):
         at = BOARD_SIZE + 1 + index * OWNER_SIZE
         specials = state.specials[owner]

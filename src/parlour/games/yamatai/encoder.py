@@ -220,29 +220,30 @@ def write(state: YamataiState, seat: int | None, out: MutableSequence[float]) ->
     me = 0 if seat is None else seat
     count = game.num_players
     codes = plan.code_slot
-    for island in range(plan.islands):
-        at = island * plan.island_size
-        if state.mountain[island]:
+    owner_at = 1 + plan.cultures
+    tile_at = owner_at + plan.owners
+    cultures, shared, at = plan.culture_slot, plan.shared, 0
+    for mountain, token, building, tile in zip(
+        state.mountain, state.island_token, state.island_building, state.island_tile, strict=True
+    ):
+        if mountain:
             out[at] = 1.0
-        token = state.island_token[island]
         if token >= 0:
-            out[at + 1 + plan.culture_slot[token]] = 1.0
-        at += 1 + plan.cultures
-        building = state.island_building[island]
+            out[at + 1 + cultures[token]] = 1.0
         if building != geo.NO_BUILDING:
-            shared = plan.shared.get(building)
-            out[at + (shared if shared is not None else _relative(building, me, count))] = 1.0
-        tile = state.island_tile[island]
+            common = shared.get(building)
+            out[at + owner_at + (common if common is not None else (building - me) % count)] = 1.0
         if tile >= 0:
-            out[at + plan.owners + codes[tile]] = 1.0
-    spots = plan.spots_at
+            out[at + tile_at + codes[tile]] = 1.0
+        at += plan.island_size
+    spots, spot_size = plan.spots_at, plan.spot_size
     for spot, boat in enumerate(state.spot_boat):
         if boat >= 0:
-            out[spots + spot * plan.spot_size + boat] = 1.0
+            out[spots + spot * spot_size + boat] = 1.0
     for spot in state.placed:
-        out[spots + spot * plan.spot_size + len(RESOURCES)] = 1.0
+        out[spots + spot * spot_size + len(RESOURCES)] = 1.0
     if state.head >= 0:
-        out[spots + state.head * plan.spot_size + len(RESOURCES) + 1] = 1.0
+        out[spots + state.head * spot_size + len(RESOURCES) + 1] = 1.0
     at = plan.reserve_at
     for colour, boats in enumerate(state.reserve):
         if boats:
