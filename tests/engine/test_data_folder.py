@@ -16,6 +16,7 @@ from parlour.engine.errors import DataError, InvalidOption, RecordError
 from parlour.engine.game import State
 from parlour.engine.records import full_record, replay, verify
 from parlour.engine.registry import game_class, load_game
+from parlour.games.hatairo.components import FLAG_BY_NAME
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ EDITS = [
         1,
         (("building_tiles.csv", ",2,1,own standard building", ",2,3,own standard building"),),
     ),
+    # the topography tiles that scored 0/1/3/6 score 0/2/5/9
+    Edit("hatairo", {}, 4, (("topography.csv", ",0,1,3,6,", ",0,2,5,9,"),)),
     # the first-game scene's tree moved from c3 to c2
     Edit("hatflings", {}, 3, (("scene_default.toml", 'type = "tree"\nsquare = "c3"', 'type = "tree"\nsquare = "c2"'),)),
 ]
@@ -198,3 +201,34 @@ def test_a_folder_is_parsed_once_per_content(tmp_path: Path) -> None:
     second = load_game("yamatai", players=3, data=str(folder))
     assert first.parts is second.parts  # type: ignore[attr-defined]
     assert first.parts == load_game("yamatai").parts  # type: ignore[attr-defined]
+
+
+def test_a_hatairo_folder_may_change_what_cards_score_but_not_the_cards(tmp_path: Path) -> None:
+    folder = data.export(package("hatairo"), tmp_path / "mine")[0].parent
+    flags = folder / "flags.csv"
+    original = flags.read_text()
+    flags.write_text(
+        original.replace("Albania,Europe,Coastal,Fauna,Red|Black,3,", "Albania,Europe,Coastal,Fauna,Red|Red,3,")
+    )
+    with pytest.raises(
+        DataError,
+        match=re.escape(
+            "flags.csv line 3 ('Albania'), column 5 (required_pigments): a Hatairo data folder may change vp"
+            " (and notes), not required_pigments (the built-in data has 'Red|Black')"
+        ),
+    ):
+        load_game("hatairo", data=str(folder))
+    # a flag's VP away from the designed formula needs the formula check turned off (provenance.toml)
+    flags.write_text(
+        original.replace("Albania,Europe,Coastal,Fauna,Red|Black,3,", "Albania,Europe,Coastal,Fauna,Red|Black,30,")
+    )
+    with pytest.raises(
+        DataError, match=re.escape("flags.csv line 3 ('Albania'), column 6 (vp): vp 30 breaks the designed formula")
+    ):
+        load_game("hatairo", data=str(folder))
+    provenance = folder / "provenance.toml"
+    provenance.write_text(provenance.read_text().replace("check_vp_formula = true", "check_vp_formula = false"))
+    game = load_game("hatairo", data=str(folder))
+    albania = FLAG_BY_NAME["albania"].id
+    assert game.points.flag_vp[albania] == 30  # type: ignore[attr-defined]
+    assert load_game("hatairo").points.flag_vp[albania] == 3  # type: ignore[attr-defined]

@@ -23,31 +23,39 @@ def _load_all() -> Any:
 @pytest.mark.parametrize(
     ("filename", "change", "message"),
     [
-        ("motifs.csv", _replace("\nM1-02,", "\n,"), "motifs.csv row 3: empty id"),
-        ("motifs.csv", _repeat(2), "motifs.csv row 38: id 'M1-01' already appears in row 2"),
-        ("motifs.csv", _replace("M1-18,I,pigment,Pigment", "M1-18,I,pigment,Paint"), "row 19 ('M1-18'): a pigment"),
+        ("motifs.csv", _replace("\nM1-02,", "\n,"), "motifs.csv line 3, column 1 (id): empty id"),
+        ("motifs.csv", _repeat(2), "motifs.csv line 38, column 1 (id): id 'M1-01' already appears in line 2"),
+        (
+            "motifs.csv",
+            _replace("M1-18,I,pigment,Pigment", "M1-18,I,pigment,Paint"),
+            "motifs.csv line 19 ('M1-18'), column 4 (subject): a pigment motif has the subject 'Pigment', got 'Paint'",
+        ),
         (
             "motifs.csv",
             _replace("M2-15,II,three_for_two,3-for-2", "M2-15,II,three_for_two,2-for-3"),
-            "row 35 ('M2-15'): a three",
+            "motifs.csv line 35 ('M2-15'), column 4 (subject): a three_for_two motif has the subject '3-for-2'",
         ),
-        ("topography.csv", _replace("\nT-Red-2,", "\n,"), "topography.csv row 3: empty id"),
-        ("topography.csv", _repeat(2), "topography.csv row 18: id 'T-Red-1' already appears in row 2"),
-        ("topography.csv", _replace("\nT-Red-2,", "\nt-red-1,"), "topography.csv row 3: id 't-red-1' already"),
+        ("topography.csv", _replace("\nT-Red-2,", "\n,"), "topography.csv line 3, column 1 (id): empty id"),
+        ("topography.csv", _repeat(2), "topography.csv line 18, column 1 (id): id 'T-Red-1' already appears in line 2"),
+        (
+            "topography.csv",
+            _replace("\nT-Red-2,", "\nt-red-1,"),
+            "topography.csv line 3, column 1 (id): id 't-red-1' already appears in line 2",
+        ),
         (
             "motifs.csv",
             _replace("M2-01,II,pigment_as_any,Red,Red,", "M2-01,II,pigment_as_any,Red,Blue,"),
-            "row 21 ('M2-01'): pigment_as_any motifs convert 'Red' to 'Any'",
+            "motifs.csv line 21 ('M2-01'), column 5 (converts_from): pigment_as_any motifs convert 'Red' to 'Any'",
         ),
         (
             "motifs.csv",
             _replace("M2-09,II,any_as_colour,Red,Any,Red", "M2-09,II,any_as_colour,Red,Any,Blue"),
-            "row 29 ('M2-09'): any_as_colour motifs convert 'Any' to 'Red'",
+            "motifs.csv line 29 ('M2-09'), column 6 (converts_to): any_as_colour motifs convert 'Any' to 'Red'",
         ),
         (
             "motifs.csv",
             _replace("M1-01,I,feature,Vertical Stripes,,", "M1-01,I,feature,Vertical Stripes,Red,"),
-            "row 2 ('M1-01'): feature motifs convert '' to ''",
+            "motifs.csv line 2 ('M1-01'), column 5 (converts_from): feature motifs convert '' to '', got ('Red', '')",
         ),
         (
             "motifs.csv",
@@ -55,13 +63,13 @@ def _load_all() -> Any:
                 "M2-16,II,three_for_two,3-for-2,3 same colour,2 any,",
                 "M2-16,II,three_for_two,3-for-2,3 same colour,2 any,4",
             ),
-            "row 36 ('M2-16'): type-II motifs score nothing",
+            "motifs.csv line 36 ('M2-16'), column 7 (vp_per_match): type-II motifs score nothing themselves",
         ),
-        ("flags.csv", _replace("\nAlbania,", "\n,"), "flags.csv row 3: empty name"),
+        ("flags.csv", _replace("\nAlbania,", "\n,"), "flags.csv line 3, column 1 (name): empty name"),
         (
             "flags.csv",
             _replace("\nAlbania,", "\nalgeria,"),
-            "flags.csv row 4: name 'Algeria' already appears in row 3",
+            "flags.csv line 4, column 1 (name): name 'Algeria' already appears in line 3",
         ),
         (
             "provenance.toml",

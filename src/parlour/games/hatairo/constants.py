@@ -58,7 +58,6 @@ FLAG_REQ = tuple(tuple(flag.required.count(c) for c in range(NCOL)) for flag in 
 FLAG_ITEMS = tuple(tuple((c, n) for c, n in enumerate(counts) if n) for counts in FLAG_REQ)
 FLAG_SIZE = tuple(len(flag.required) for flag in FLAGS)
 FLAG_BONUS = tuple(flag.bonus for flag in FLAGS)
-FLAG_VP = tuple(flag.vp for flag in FLAGS)
 DESIGN_OF = tuple(DESIGNS.index(motif.design) for motif in MOTIFS)
 TYPE_I = tuple(motif.id for motif in MOTIFS if motif.type == "I")
 TYPE_II = tuple(motif.id for motif in MOTIFS if motif.type == "II")

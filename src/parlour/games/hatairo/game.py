@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from parlour.engine import Action, Game, InvalidOption, Option
+from parlour.engine.data import DATA_OPTION, game_data, parsed
+from parlour.games.hatairo.components import PACKAGE, load_points
 from parlour.games.hatairo.constants import MARKET_TABLE, VARIANTS
 from parlour.games.hatairo.moves import (
     ActionTable,
@@ -63,9 +65,16 @@ class Hatairo(Game):
             choices=VARIANTS,
             title="Variant",
         ),
+        DATA_OPTION,
     )
+    data_package = PACKAGE
+    """Where the built-in data files live (records and parlour data export read it)."""
 
     def __init__(self, **options: Any) -> None:
+        # A data folder may change what flags, motifs and tiles score (components.Points); the rules
+        # read these values from the game, parsed once per content.
+        self.data = game_data(self.name, PACKAGE, options)
+        self.points = parsed(self.data, load_points)
         super().__init__(**options)
         if self.options["players"] == 1 and "drafting" in self.options["variant"]:
             raise InvalidOption("hatairo: the drafting variant needs 2-4 players (solo mode keeps 3 of 9 flags)")

@@ -32,7 +32,7 @@ import functools
 import math
 from typing import TYPE_CHECKING
 
-from parlour.games.hatairo.components import FLAGS, MOTIFS, TILES, TOPOGRAPHIES
+from parlour.games.hatairo.components import FLAGS, MOTIFS, POINTS, TILES, TOPOGRAPHIES, Points
 from parlour.games.hatairo.scoring import ROWS, flag_points, line_cells, motif_matches, motif_points, topography_points
 
 if TYPE_CHECKING:
@@ -59,20 +59,29 @@ def _needs(flag_id: int) -> tuple[tuple[int, int], ...]:
 
 NEEDS = tuple(_needs(flag.id) for flag in FLAGS)
 SIZE = tuple(len(flag.required) for flag in FLAGS)
-SURPLUS = tuple(max(0.0, flag.vp - PIGMENT_PRICE * len(flag.required)) for flag in FLAGS)
-# What one empty space of a motif's line may still earn from it: its VP times the share of matching flags.
-MOTIF_PROMISE = tuple(
-    motif.vp_per_match * sum(motif_matches(motif.id, flag.id) for flag in FLAGS) / len(FLAGS)
-    if motif.type == "I"
-    else 0.0
+TOPOGRAPHY_SHARE = {name: sum(flag.topography == name for flag in FLAGS) / len(FLAGS) for name in TOPOGRAPHIES}
+# How often each type-I motif matches a flag: the share of flags it rewards.
+MOTIF_SHARE = tuple(
+    sum(motif_matches(motif.id, flag.id) for flag in FLAGS) / len(FLAGS) if motif.type == "I" else 0.0
     for motif in MOTIFS
 )
-TOPOGRAPHY_SHARE = {name: sum(flag.topography == name for flag in FLAGS) / len(FLAGS) for name in TOPOGRAPHIES}
 
 
-def sketch_value(flag_id: int, palette: list[int]) -> float:
+@functools.cache
+def surplus_of(points: Points) -> tuple[float, ...]:
+    """What each flag scores beyond the pigments it costs, by the game's data's values."""
+    return tuple(max(0.0, vp - PIGMENT_PRICE * SIZE[flag]) for flag, vp in enumerate(points.flag_vp))
+
+
+@functools.cache
+def motif_promise(points: Points) -> tuple[float, ...]:
+    """What one empty space of a motif's line may still earn from it: its VP times the share of matching flags."""
+    return tuple(vp * share for vp, share in zip(points.motif_vp, MOTIF_SHARE, strict=True))
+
+
+def sketch_value(flag_id: int, palette: list[int], points: Points = POINTS) -> float:
     """The surplus of a sketch, weighted by how much of its price the palette holds in kind."""
-    surplus = SURPLUS[flag_id]
+    surplus = surplus_of(points)[flag_id]
     if not surplus:
         return 0.0
     held = 0
@@ -82,13 +91,16 @@ def sketch_value(flag_id: int, palette: list[int]) -> float:
     return surplus * SKETCH_FIT * held / SIZE[flag_id]
 
 
-def space_promise(gallery: Sequence[int], motifs: Sequence[int], tiles: Sequence[int], columns: int) -> float:
+def space_promise(
+    gallery: Sequence[int], motifs: Sequence[int], tiles: Sequence[int], columns: int, points: Points = POINTS
+) -> float:
     """Half of what the empty gallery spaces may still earn from the motifs and tiles already laid."""
     total = 0.0
+    promise = motif_promise(points)
     for space, motif_id in enumerate(motifs):
-        if motif_id >= 0 and MOTIF_PROMISE[motif_id]:
+        if motif_id >= 0 and promise[motif_id]:
             empty = sum(1 for cell in line_cells(space, columns) if gallery[cell] < 0)
-            total += MOTIF_PROMISE[motif_id] * empty
+            total += promise[motif_id] * empty
     for column, tile_id in enumerate(tiles):
         if tile_id < 0:
             continue
@@ -101,12 +113,15 @@ def space_promise(gallery: Sequence[int], motifs: Sequence[int], tiles: Sequence
             elif FLAGS[flag_id].topography == tile.topography:
                 matching += 1
         if empty:
-            total += empty * TOPOGRAPHY_SHARE[tile.topography] * (tile.vp[matching + 1] - tile.vp[matching])
+            vp = points.tile_vp[tile_id]
+            total += empty * TOPOGRAPHY_SHARE[tile.topography] * (vp[matching + 1] - vp[matching])
     return SPACE_SHARE * total
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def layout(gallery: tuple[int, ...], motifs: tuple[int, ...], tiles: tuple[int, ...], columns: int) -> Layout:
+def layout(
+    gallery: tuple[int, ...], motifs: tuple[int, ...], tiles: tuple[int, ...], columns: int, points: Points = POINTS
+) -> Layout:
     """What a board's laid cards are worth, cached: flags and motifs are laid only now and then, while
     a search judges thousands of positions that differ only in the pigments.
 
@@ -114,11 +129,13 @@ def layout(gallery: tuple[int, ...], motifs: tuple[int, ...], tiles: tuple[int, 
     spaces' promise; conversion motifs owned).
     """
     fixed = (
-        flag_points(gallery) + motif_points(gallery, motifs, columns, 0) + topography_points(gallery, tiles, columns)
+        flag_points(gallery, points)
+        + motif_points(gallery, motifs, columns, 0, points)
+        + topography_points(gallery, tiles, columns, points)
     )
-    per_pigment = sum(MOTIFS[m].vp_per_match for m in motifs if m >= 0 and MOTIFS[m].kind == "pigment")
+    per_pigment = sum(points.motif_vp[m] for m in motifs if m >= 0 and MOTIFS[m].kind == "pigment")
     conversions = sum(1 for m in motifs if m >= 0 and MOTIFS[m].type == "II")
-    return fixed, per_pigment, space_promise(gallery, motifs, tiles, columns), conversions
+    return fixed, per_pigment, space_promise(gallery, motifs, tiles, columns, points), conversions
 
 
 def horizon(state: HatairoState) -> float:
@@ -133,23 +150,24 @@ def horizon(state: HatairoState) -> float:
 def values(state: HatairoState) -> list[float]:
     result = []
     columns = state.game.columns
+    points = state.game.points
     future = horizon(state)
     for seat, board in enumerate(state.boards):
         palette = board.palette
         pigments = sum(palette)
         fixed, per_pigment, spaces, conversions = layout(
-            tuple(board.gallery), tuple(board.motifs), tuple(board.tiles), columns
+            tuple(board.gallery), tuple(board.motifs), tuple(board.tiles), columns, points
         )
         score = fixed + per_pigment * pigments + pigments  # the final score if the game ended now
         promise = PIGMENT_POTENTIAL * pigments + spaces
         for flag_id in board.atelier:
-            promise += sketch_value(flag_id, palette)
+            promise += sketch_value(flag_id, palette, points)
         promise += CONVERSION_VALUE * conversions
         value = score + future * promise
         if state.sketch >= 0 and seat == state.to_move:
             # The unpaid requirements are pigments about to leave: 1 VP each plus their share of the promise.
             price = 1.0 + future * PIGMENT_POTENTIAL
-            value += FLAGS[state.sketch].vp - price * sum(state.remaining)
+            value += points.flag_vp[state.sketch] - price * sum(state.remaining)
         result.append(value)
     return result
 

@@ -199,7 +199,7 @@ class HatairoPosition(State):
         columns = self.game.columns
         result = []
         for board in self.boards:
-            parts = breakdown(board.gallery, board.motifs, board.tiles, columns, board.pigments())
+            parts = breakdown(board.gallery, board.motifs, board.tiles, columns, board.pigments(), self.game.points)
             result.append(Score(float(sum(parts.values())), {k: float(v) for k, v in parts.items()}))
         return result
 

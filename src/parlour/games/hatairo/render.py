@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from parlour.games.hatairo.components import COLOURS, FLAGS, MOTIFS, PLAYER_COLOURS, TILES
+from parlour.games.hatairo.components import COLOURS, FLAGS, MOTIFS, PLAYER_COLOURS, POINTS, TILES, Points
 from parlour.games.hatairo.constants import DISCARDING, OVER, PHASE_NAMES
 from parlour.games.hatairo.scoring import ROWS, solo_rank
 from parlour.games.hatairo.view import flag_names, sees_board
@@ -18,33 +18,33 @@ CELL_WIDTH = 21
 LEFT_WIDTH = 26
 
 
-def flag_line(flag_id: int) -> str:
+def flag_line(flag_id: int, points: Points = POINTS) -> str:
     """One card with everything a player needs: requirement, VP, bonus, topography, continent, features."""
     flag = FLAGS[flag_id]
     needs = "+".join(COLOURS[c] for c in flag.required)
     features = ", ".join(sorted(flag.features)) or "no feature"
     return (
-        f"{flag.name} — needs {needs}; {flag.vp} VP; bonus {COLOURS[flag.bonus]}; "
+        f"{flag.name} — needs {needs}; {points.flag_vp[flag_id]} VP; bonus {COLOURS[flag.bonus]}; "
         f"{flag.topography}, {flag.continent}; {features}"
     )
 
 
-def motif_text(motif_id: int) -> str:
+def motif_text(motif_id: int, points: Points = POINTS) -> str:
     """A motif with what it is worth: the VP per matching flag of a type-I motif, or its conversion."""
     motif = MOTIFS[motif_id]
     if motif.kind == "pigment":
-        return f"Pigment ({motif.vp_per_match} VP per pigment left)"
+        return f"Pigment ({points.motif_vp[motif_id]} VP per pigment left)"
     if motif.type == "I":
-        return f"{motif.design} ({motif.vp_per_match} VP per flag)"
+        return f"{motif.design} ({points.motif_vp[motif_id]} VP per flag)"
     if motif.kind == "three_for_two":
         return "3-for-2 (three of a colour pay two of any)"
     return f"{motif.design} (type II)"
 
 
-def tile_text(tile_id: int) -> str:
+def tile_text(tile_id: int, points: Points = POINTS) -> str:
     """A topography tile with its VP for 0/1/2/3 matching flags in its column."""
     tile = TILES[tile_id]
-    return f"{tile.topography} {'/'.join(str(v) for v in tile.vp)}"
+    return f"{tile.topography} {'/'.join(str(v) for v in points.tile_vp[tile_id])}"
 
 
 def _cell(text: str, width: int = CELL_WIDTH) -> str:
@@ -53,7 +53,7 @@ def _cell(text: str, width: int = CELL_WIDTH) -> str:
 
 def _gallery_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]:
     board = state.boards[owner]
-    columns = state.game.columns
+    columns, points = state.game.columns, state.game.points
     visible = sees_board(state, owner, seat)
     header = " " * LEFT_WIDTH + "".join(_cell(f"col {c + 1}") for c in range(columns))
     tops = _cell("  motifs above:", LEFT_WIDTH) + "".join(
@@ -66,10 +66,10 @@ def _gallery_lines(state: HatairoState, owner: int, seat: int | None) -> list[st
         cells = []
         for column in range(columns):
             flag = board.gallery[row * columns + column]
-            cells.append(_cell(f"{FLAGS[flag].name} {FLAGS[flag].vp}" if flag >= 0 else "·"))
+            cells.append(_cell(f"{FLAGS[flag].name} {points.flag_vp[flag]}" if flag >= 0 else "·"))
         lines.append(left + "".join(cells))
     if visible:
-        tiles = "".join(_cell(tile_text(t) if t >= 0 else "-") for t in board.tiles)
+        tiles = "".join(_cell(tile_text(t, points) if t >= 0 else "-") for t in board.tiles)
         lines.append(_cell("  topography:", LEFT_WIDTH) + tiles)
     return lines
 
@@ -92,11 +92,11 @@ def _board_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]
     if board.palette_flags:
         lines.append("    as flag cards: " + ", ".join(flag_names(board.palette_flags)))
     lines.append("  atelier:" + ("" if board.atelier else " empty"))
-    lines += [f"    {flag_line(f)}" for f in board.atelier]
+    lines += [f"    {flag_line(f, state.game.points)}" for f in board.atelier]
     if owner == seat and not state.revealed:
         if board.hand:
             lines.append("  your cards to choose from:")
-            lines += [f"    {flag_line(f)}" for f in board.hand]
+            lines += [f"    {flag_line(f, state.game.points)}" for f in board.hand]
         if board.picks:
             lines.append("  drafted: " + ", ".join(flag_names(board.picks)))
         for number, cards in enumerate(board.passed, start=1):
@@ -117,10 +117,12 @@ def render_text(state: HatairoState, seat: int | None) -> str:
     for index, row in enumerate(state.market):
         names = " · ".join(flag_names(row[:-1]))
         lines.append(
-            f"  row {index + 1}: " + (f"{names} · " if names else "") + (f"[{flag_line(row[-1])}]" if row else "empty")
+            f"  row {index + 1}: "
+            + (f"{names} · " if names else "")
+            + (f"[{flag_line(row[-1], state.game.points)}]" if row else "empty")
         )
     piles = " / ".join(str(len(p)) for p in state.piles)
-    supply = ", ".join(motif_text(m) for m in state.motif_supply) or "empty"
+    supply = ", ".join(motif_text(m, state.game.points) for m in state.motif_supply) or "empty"
     lines.append(f"Motif supply: {supply}   (motif pile{'s' if len(state.piles) > 1 else ''}: {piles})")
     lines.append(
         f"Flag supply: {len(state.flag_supply)} cards · Pigment supply: {state.pigment_supply} · "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.games.hatairo.components import FLAGS, MOTIFS, TILES
+from parlour.games.hatairo.components import FLAGS, MOTIFS, POINTS, TILES, Points
 
 ROWS = 3
 CATEGORIES = ("flags", "motifs", "topography", "pigments")
@@ -26,8 +26,8 @@ def line_cells(space: int, columns: int) -> range:
     return range(row * columns, (row + 1) * columns)
 
 
-def flag_points(gallery: Sequence[int]) -> int:
-    return sum(FLAGS[flag].vp for flag in gallery if flag >= 0)
+def flag_points(gallery: Sequence[int], points: Points = POINTS) -> int:
+    return sum(points.flag_vp[flag] for flag in gallery if flag >= 0)
 
 
 def motif_matches(motif_id: int, flag_id: int) -> bool:
@@ -41,7 +41,9 @@ def motif_matches(motif_id: int, flag_id: int) -> bool:
     return False
 
 
-def motif_points(gallery: Sequence[int], motif_spaces: Sequence[int], columns: int, pigments: int) -> int:
+def motif_points(
+    gallery: Sequence[int], motif_spaces: Sequence[int], columns: int, pigments: int, points: Points = POINTS
+) -> int:
     """Type-I motifs: feature and continent motifs per line, plus pigment motifs (R25, reported here by R62)."""
     total = 0
     for space, motif_id in enumerate(motif_spaces):
@@ -49,18 +51,18 @@ def motif_points(gallery: Sequence[int], motif_spaces: Sequence[int], columns: i
             continue
         motif = MOTIFS[motif_id]
         if motif.kind == "pigment":
-            total += motif.vp_per_match * pigments
+            total += points.motif_vp[motif_id] * pigments
         elif motif.type == "I":
             matches = sum(
                 1
                 for cell in line_cells(space, columns)
                 if gallery[cell] >= 0 and motif_matches(motif_id, gallery[cell])
             )
-            total += motif.vp_per_match * matches
+            total += points.motif_vp[motif_id] * matches
     return total
 
 
-def topography_points(gallery: Sequence[int], tiles: Sequence[int], columns: int) -> int:
+def topography_points(gallery: Sequence[int], tiles: Sequence[int], columns: int, points: Points = POINTS) -> int:
     total = 0
     for column, tile_id in enumerate(tiles):
         if tile_id < 0:
@@ -71,18 +73,24 @@ def topography_points(gallery: Sequence[int], tiles: Sequence[int], columns: int
             for cell in range(column, ROWS * columns, columns)
             if gallery[cell] >= 0 and FLAGS[gallery[cell]].topography == tile.topography
         )
-        total += tile.vp[matching]
+        total += points.tile_vp[tile_id][matching]
     return total
 
 
 def breakdown(
-    gallery: Sequence[int], motif_spaces: Sequence[int], tiles: Sequence[int], columns: int, pigments: int
+    gallery: Sequence[int],
+    motif_spaces: Sequence[int],
+    tiles: Sequence[int],
+    columns: int,
+    pigments: int,
+    points: Points = POINTS,
 ) -> dict[str, int]:
-    """The four scoring categories of the rulebook, in its order."""
+    """The four scoring categories of the rulebook, in its order; `points` are the game's data's
+    values (the built-in data's unless given)."""
     return {
-        "flags": flag_points(gallery),
-        "motifs": motif_points(gallery, motif_spaces, columns, pigments),
-        "topography": topography_points(gallery, tiles, columns),
+        "flags": flag_points(gallery, points),
+        "motifs": motif_points(gallery, motif_spaces, columns, pigments, points),
+        "topography": topography_points(gallery, tiles, columns, points),
         "pigments": pigments,
     }
 

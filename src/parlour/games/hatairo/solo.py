@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from parlour.engine import Event
 from parlour.games.hatairo.components import FLAGS
-from parlour.games.hatairo.constants import FLAG_VP
 
 if TYPE_CHECKING:
     pass
@@ -34,7 +33,8 @@ class Solo(HatairoPosition):
             rows = [r for r, row in enumerate(self.market) if row]
         if not rows:
             return
-        row = min(rows, key=lambda r: (FLAG_VP[self.market[r][-1]], r))
+        flag_vp = self.game.points.flag_vp  # the game's data's values (R42 or a designer's)
+        row = min(rows, key=lambda r: (flag_vp[self.market[r][-1]], r))
         flag = self.market[row].pop()
         self.box_flags.append(flag)
         text = f"the automaton boxes {FLAGS[flag].name} from row {row + 1}"
