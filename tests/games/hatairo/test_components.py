@@ -44,7 +44,10 @@ def test_shipped_data_loads_and_matches_the_rulebook_component_list() -> None:
     ("change", "message"),
     [
         (lambda rows: rows.pop(), "lists 208 flag cards, the file has 207"),
-        (lambda rows: rows[3].update(continent="Atlantis"), r"row 5 \('American Samoa'\): unknown continent"),
+        (
+            lambda rows: rows[3].update(continent="Atlantis"),
+            r"line 5 \('American Samoa'\), column 2 \(continent\): unknown continent",
+        ),
         (lambda rows: rows[0].update(topography="Mountain"), "unknown topography 'Mountain'"),
         (lambda rows: rows[0].update(features="Stripes"), "unknown feature 'Stripes'"),
         (lambda rows: rows[0].update(features="Sun|Sun"), "a feature is listed twice"),
@@ -55,7 +58,7 @@ def test_shipped_data_loads_and_matches_the_rulebook_component_list() -> None:
         (lambda rows: rows[0].update(vp="7"), "vp 7 breaks the designed formula"),
         (
             lambda rows: rows[1].update(name="Afghanistan"),
-            r"flags.csv row 3: name 'Afghanistan' already appears in row 2",
+            r"flags.csv line 3, column 1 \(name\): name 'Afghanistan' already appears in line 2",
         ),
         (lambda rows: rows[0].update(bonus_pigment="Red"), "give a Red bonus, the designed balance is 26"),
     ],
@@ -82,7 +85,10 @@ def test_designed_checks_can_be_switched_off_for_printed_values(monkeypatch: pyt
         (lambda rows: rows[12].update(subject="Antarctica"), "unknown continent 'Antarctica'"),
         (lambda rows: rows[0].update(vp_per_match="0"), "vp_per_match must be at least 1"),
         (lambda rows: rows[19].update(subject="Purple"), "unknown pigment colour 'Purple'"),
-        (lambda rows: rows[1].update(id="M1-01"), r"motifs.csv row 3: id 'M1-01' already appears in row 2"),
+        (
+            lambda rows: rows[1].update(id="M1-01"),
+            r"motifs.csv line 3, column 1 \(id\): id 'M1-01' already appears in line 2",
+        ),
     ],
 )
 def test_broken_motifs_file_is_refused(monkeypatch: pytest.MonkeyPatch, change, message: str) -> None:
