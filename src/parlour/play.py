@@ -413,11 +413,14 @@ class TerminalSession:
         return f"{who}: {steps[0]}" if len(steps) == 1 else "\n".join([f"{who}:", *bullets])
 
     def _recap(self, moves: Sequence[tuple[int, list[str]]]) -> str:
-        lines, teller = [], None
+        """The moves told again, one seat's run of them under its name once."""
+        runs: list[tuple[int, list[str]]] = []
         for seat, steps in moves:
-            lines.append(self._told(seat, steps, continuing=teller == seat))
-            teller = seat
-        return "\n".join(lines)
+            if runs and runs[-1][0] == seat:
+                runs[-1][1].extend(steps)
+            else:
+                runs.append((seat, list(steps)))
+        return "\n".join(self._told(seat, steps, continuing=False) for seat, steps in runs)
 
     def _human_turn(self, seat: int) -> None:
         state = self.table.state

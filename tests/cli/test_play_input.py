@@ -93,7 +93,8 @@ def test_a_hand_over_shows_again_the_public_moves_the_clearing_wiped() -> None:
     table = seat_table(parlour.load_game("hatairo", players=3), ["human", "random", "human"], seed=4)
     TerminalSession(table, ask=ask, say=said.append).run()
     recaps = [line for line in said if line.startswith("Since your last turn:")]
-    assert recaps and any("Random (Yellow): keeps a card" in recap for recap in recaps)
+    # the bot's run of set-up steps, under its name once
+    assert recaps and any("Random (Yellow):\n  - keeps a card\n  - keeps a card" in recap for recap in recaps)
     labels = {table.state.game.actions[i].label for i in table.state.history}
     assert not any(label in recap for recap in recaps for label in labels)  # words of a move may be secret
 

@@ -352,3 +352,14 @@ def test_the_share_of_the_screen_the_moves_may_take_is_a_setting() -> None:
     TerminalSession(table, ask=whole.ask, say=whole.say, screen=Screen(80, 24), move_list_share=1).run()
     assert not any("moves:" in line for line in whole.lines)
     assert any(line.lstrip().startswith("box at:") for line in whole.lines)  # the list itself
+
+
+def test_a_kept_card_is_told_once_to_its_keeper_and_as_a_card_to_the_others() -> None:
+    seen = played("hatairo", ["human", "human"], Screen(80, 24), turns=30, players=2)
+    told = [line for line in seen.lines if line.startswith(("Red: ", "Since "))]
+    own = [line for line in told[: told.index("Since your last turn:")] if line.startswith("Red: ")]
+    # one line a card, and not the others' "keeps a card" as well
+    assert sum(line.startswith("Red: you keep ") for line in own) == 3 and not any("a card" in line for line in own)
+    # Yellow, handed the screen, reads Red's moves again as the table saw them: cards, not their names
+    recap = seen.lines[seen.lines.index("Since your last turn:") + 1 :]
+    assert recap[:4] == ["Red:", "  - keeps a card", "  - keeps a card", "  - keeps a card"]
