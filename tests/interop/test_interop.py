@@ -185,3 +185,22 @@ def test_pettingzoo_parallel_api(name: str, players: int) -> None:
     }
     environment.step(actions)
     assert len(environment.unwrapped.engine_state.history) == 1
+
+
+@pytest.mark.parametrize(("name", "players"), [("hanbok_runway", 2), ("yamatai", 3)])
+def test_pettingzoo_state_lies_in_its_declared_space(name: str, players: int) -> None:
+    """state() holds values below 0 (a Hanbok Runway token's negative value) and above 1: the
+    state space carries each seat's observation bounds, so it contains every state of a game."""
+    aec = env(name, players=players)
+    aec.reset(seed=3)
+    low, high = aec.state_space.low, aec.state_space.high
+    assert low.shape == high.shape == (players * len(aec.observation_space("player_0")["observation"].low),)
+    seen_negative = False
+    for _agent in aec.agent_iter():
+        observation, _, termination, truncation, _ = aec.last()
+        state = aec.state()
+        assert aec.state_space.contains(state)
+        seen_negative |= bool((state < 0).any())
+        aec.step(None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[-1]))
+    if name == "hanbok_runway":
+        assert seen_negative, "no negative value met: the check would prove little"

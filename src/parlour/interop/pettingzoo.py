@@ -28,7 +28,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import load_game
-from parlour.interop.encoding import observation_size, state_tensor
+from parlour.interop.encoding import bounds, state_tensor
 from parlour.interop.spaces import observation_space, observe, seed_from
 
 RENDER_MODES = ("ansi", "human")
@@ -54,8 +54,9 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
         self.observation_spaces = {agent: observation_space(game) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
-        size = observation_size(game)
-        self.state_space = spaces.Box(0.0, np.inf, (size * game.num_players,), np.float32)
+        # every seat's tensor side by side, so each stretch has the observation's own bounds
+        low, high = bounds(game)
+        self.state_space = spaces.Box(np.tile(low, game.num_players), np.tile(high, game.num_players), dtype=np.float32)
         self._np_random = np.random.default_rng()
         self.engine_state = game.new_state(seed=0)
 
