@@ -80,19 +80,31 @@ def test_a_study_resumes_where_it_stopped_and_refuses_another(tmp_path: Path) ->
 
 
 def test_a_data_study_writes_the_best_data_folder_the_game_loads(tmp_path: Path) -> None:
+    import optuna
+
     space = space_file(tmp_path, POOL)
     request = Request("hatflings", space, ["length=20..30"], tmp_path / "study", agents="random,random", games=6)
     request.steps = 2
-    assert tune_command(request, Budget(trials=3), Running(workers=1), resume=False) == 0
+    assert tune_command(request, Budget(trials=4), Running(workers=1), resume=False) == 0
+    study = optuna.load_study(study_name="parlour-tune", storage=f"sqlite:///{tmp_path / 'study' / 'study.sqlite'}")
+    chosen = study.best_params["scene_default.toml supply.general_pool_size"]
     best = tmp_path / "study" / "best-data"
     assert sorted(p.name for p in best.iterdir()) == sorted(HATFLINGS)
-    game = load_game("hatflings", data=str(best))
+    assert load_game("hatflings", data=str(best)).options["general_pool_size"] == chosen
     note = json.loads((tmp_path / "study" / "tune.json").read_text(encoding="utf-8"))
-    assert note["space"][0]["base"] == 24
-    assert (
-        game.options["general_pool_size"] != 24 or "general_pool_size = 24" in (best / "scene_default.toml").read_text()
-    )
+    assert note["space"][0]["base"] == 24 and note["options"] == {}
     assert not (tmp_path / "study" / "trials").exists()  # the trials' own folders are gone
+
+
+def test_each_trial_plays_its_own_data_not_the_base_values_the_game_filled_in(tmp_path: Path) -> None:
+    # Hatflings! fills its pool-size option in from the data: a trial must not carry the base's 24 along.
+    space = space_file(tmp_path, POOL)
+    setup = setup_of(Request("hatflings", space, ["fair"], tmp_path / "s", agents="random,random", games=8))
+    outcome = tune(setup, tmp_path / "s", Budget(trials=5), Running(workers=1, pruner="none"), resume=False)
+    lengths = {
+        t.values["scene_default.toml supply.general_pool_size"]: t.measures["mean length"] for t in outcome.trials
+    }
+    assert len(lengths) >= 3 and len(set(lengths.values())) == len(lengths)
 
 
 def test_a_trial_whose_data_the_game_refuses_fails_alone(tmp_path: Path) -> None:

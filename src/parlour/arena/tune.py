@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.arena.backends import default_workers, play_in, run_ray, worker_pool
-from parlour.arena.objectives import Objective, score
+from parlour.arena.objectives import Objective, first_seat_rate, score
 from parlour.arena.space import Number, Parameter, Space
 from parlour.arena.stats import Summary, summarize
 from parlour.arena.tournament import ArenaError, Tournament, plan
@@ -281,7 +281,9 @@ def run_trial(trial: Any, setup: Setup, folder: Path, play: Player, counter: lis
 
 
 def measures(objectives: Sequence[Objective], summary: Summary) -> dict[str, float]:
-    found = {objective.measured: objective.measure(summary) for objective in objectives}
+    """What each objective looks at, and always the first seat's win rate and the mean length."""
+    found = {"first seat's win rate": first_seat_rate(summary), "mean length": summary.mean_length}
+    found.update({objective.measured: objective.measure(summary) for objective in objectives})
     found["games"] = float(summary.games)
     return found
 

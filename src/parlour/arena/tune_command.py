@@ -70,7 +70,8 @@ def setup_of(request: Request) -> Setup:
     tuned = sorted(p.option for p in space.parameters if p.option and p.option in options)
     if tuned:
         raise ArenaError(f"the option {tuned[0]} is tuned by the space; do not also fix it on the command line")
-    fixed = {key: value for key, value in tournament.options.items() if key not in ("data", "players")}
+    # Only the options given: the rest (filled in by the game) may follow from each trial's data.
+    fixed = {key: value for key, value in options.items() if key != "data"}
     return Setup(
         game=cls.name,
         agents=tournament.agents,
