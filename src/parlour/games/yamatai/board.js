@@ -8,7 +8,7 @@
 // spots for the fleet powers. Trading, paying and ending steps are buttons.
 
 import { gameData } from "/js/api.js";
-import { h, s, svg, target } from "/js/dom.js";
+import { cap, h, s, svg, target } from "/js/dom.js";
 
 const UNIT = 46;
 const BOAT = { bamboo: "#5aa832", wood: "#8b5a2b", stone: "#555", clay: "#c8553d", gold: "#e0b000" };
@@ -17,6 +17,21 @@ const CULTURE = { orange: "#f08c00", green: "#37b24d", violet: "#7048e8", blue: 
 const PLAYER = { blue: "#1b2f6b", orange: "#b34700", purple: "#4b1d5e", grey: "#2f3437" };
 const RESOURCES = ["bamboo", "wood", "stone", "clay", "gold"];
 let BOARD = null;
+
+/** An island by its number ("island 14"), not by its key (I14). */
+function islandName(id) {
+  return `island ${Number(id.slice(1))}`;
+}
+
+/** A boat spot has no name of its own: it is called by the islands it touches ("the spot by
+ * islands 7 and 14"), not by its key (S037). */
+function spotName(id) {
+  const spot = BOARD && BOARD.spots.find((entry) => entry.id === id);
+  if (!spot) return "a boat spot";
+  const numbers = spot.islands.map((island) => Number(island.slice(1)));
+  const islands = numbers.length > 1 ? `islands ${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}` : `island ${numbers[0]}`;
+  return `the ${spot.entry ? "entry " : ""}spot by ${islands}`;
+}
 let TILES = {};
 let FLEET = {};
 let PRICES = {};
@@ -61,9 +76,9 @@ function drawBoard(view) {
     if (here.mountain) piece.push(s("path", { d: `M${cx - 20} ${cy + 18} L${cx - 8} ${cy + 2} L${cx} ${cy + 12} L${cx + 8} ${cy} L${cx + 20} ${cy + 18}Z`, fill: "#8d7b68", opacity: 0.6 }));
     if (here.token) piece.push(s("circle", { cx, cy: cy - 6, r: 11, fill: CULTURE[here.token] || "#eee", stroke: here.mountain ? "#111" : "#fff", "stroke-width": 2.5 }));
     piece.push(building(here.building, cx, cy + (here.token ? 12 : 0)));
-    piece.push(s("text", { x: cx, y: cy + UNIT * 0.62, "text-anchor": "middle", "font-size": 9, fill: "#3d5a2a", text: island.id }));
+    piece.push(s("text", { x: cx, y: cy + UNIT * 0.62, "text-anchor": "middle", "font-size": 9, fill: "#3d5a2a", text: String(Number(island.id.slice(1))) }));
     piece.push(s("polygon", { class: "hit", points: hexPoints(cx, cy, UNIT * 0.74) }));
-    const words = [`island ${island.id}`, here.mountain ? "mountain" : null, here.token ? `${here.token} culture token` : null, here.building ? `${here.building}${here.tile ? ` (${here.tile})` : ""}` : null].filter(Boolean).join(", ");
+    const words = [islandName(island.id), here.mountain ? "mountain" : null, here.token ? `${here.token} culture token` : null, here.building ? `${here.building}${here.tile ? ` (${here.tile})` : ""}` : null].filter(Boolean).join(", ");
     parts.push(target(`isl:${island.id}`, words, ...piece));
   }
   const entries = new Set(BOARD.meta.entry_spots);
@@ -78,7 +93,7 @@ function drawBoard(view) {
     if (spot.id === lastPlaced) piece.push(s("circle", { cx, cy, r: 15, fill: "none", stroke: "#5f3dc4", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
     if (boat) piece.push(s("path", { d: `M${cx - 11} ${cy - 2} H${cx + 11} L${cx + 6} ${cy + 7} H${cx - 6}Z M${cx} ${cy - 2} V${cy - 12} L${cx + 7} ${cy - 4}Z`, fill: BOAT[boat], stroke: placed.has(spot.id) ? "#fff" : "#222", "stroke-width": placed.has(spot.id) ? 2.5 : 1 }));
     piece.push(s("circle", { class: "hit", cx, cy, r: 16 })); // 44 px and more on a phone (style.css)
-    parts.push(target(`spot:${spot.id}`, `spot ${spot.id}${entries.has(spot.id) ? " (entry)" : ""}${boat ? `: ${boat} boat` : ""}${spot.id === lastPlaced ? ", placed last" : ""}`, ...piece));
+    parts.push(target(`spot:${spot.id}`, `${cap(spotName(spot.id))}${boat ? `: ${boat} boat` : ""}${spot.id === lastPlaced ? ", placed last" : ""}`, ...piece));
   }
   const drawing = svg(width, height, "The archipelago", ...parts);
   drawing.classList.add("wide", "archipelago");
@@ -218,8 +233,8 @@ export default {
     return text
       .replace(/(fleet tile (\d+)): [a-z]+(?:_[a-z]+)+/g, (words, head, n) => (FLEET[Number(n)] ? `${head} (${FLEET[Number(n)].power_text.replace(/\s*\(see rules\.md[^)]*\)/, "")})` : words))
       .replace(/\b([BP]\d\d)\b/g, (code) => (TILES[code] ? `${code} (${TILES[code].type === "standard" ? "standard building" : TILES[code].type}, ${TILES[code].pp} PP)` : code))
-      .replace(/(?<!island )\b(I\d\d)\b/g, "island $1")
-      .replace(/(?<!spot )\b(S\d\d\d)\b/g, "spot $1");
+      .replace(/(?:\bisland )?\b(I\d\d)\b/g, (_, id) => islandName(id))
+      .replace(/(?:\bspot )?\b(S\d\d\d)\b/g, (_, id) => spotName(id));
   },
 
   /** A move button's words: a trade says its price (the mat's prices, trade_prices.csv). */
@@ -267,7 +282,9 @@ export default {
 
   describe(key) {
     const [kind, value] = key.split(":");
-    const words = { fleet: "fleet tile", boat: "a boat:", spot: "spot", isl: "island", bldg: "building", spec: "the specialist" };
+    if (kind === "isl") return islandName(value);
+    if (kind === "spot") return spotName(value);
+    const words = { fleet: "fleet tile", boat: "a boat:", bldg: "building", spec: "the specialist" };
     return `${words[kind] || kind} ${value}`;
   },
 
