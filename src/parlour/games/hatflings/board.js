@@ -115,22 +115,32 @@ function describeSquare(square, entry) {
   return bits.length ? `${square}: ${bits.join(", ")}` : square;
 }
 
-/** A captain's pools: the normal halflings of the general pool and their own specials. */
+/** One pool tile: a halfling of `kind` with its caption, a click target for the captain to move. */
+function poolTile(kind, i, colour, caption, words, clickable) {
+  const x = 5 + i * 70;
+  const piece = [s("rect", { x, y: 2, width: 64, height: 84, rx: 8, fill: "#fff", stroke: "#d9cfc0" }),
+    drawHalfling({ kind }, x, 0, colour, false),
+    s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, fill: "#2b2622", text: caption }),
+    s("rect", { class: "hit", x: x - 2, y: 1, width: 68, height: 86, rx: 8 })];
+  return clickable ? target(`kind:${kind}`, words, ...piece) : s("g", {}, s("title", { text: words }), ...piece);
+}
+
+/** The general pool, shared by both captains: drawn once, in the hat colour of the captain to move
+ * (whose halfling it becomes when placed). */
+function drawGeneralPool(view) {
+  const mover = view.to_move === 0 || view.to_move === 1 ? view.to_move : null;
+  const colour = mover === null ? "#c9c1b6" : hatColour(view, mover);
+  const words = `normal halfling: ${view.general_pool} left in the general pool, shared by both captains`;
+  return svg(80, 90, "The general pool", poolTile("normal", 0, colour, `${view.general_pool} left`, words, mover !== null));
+}
+
+/** A captain's own special halflings (only the captain to move picks from a pool, so only their
+ * pool carries click targets). */
 function drawPools(view, seat) {
-  const kinds = ["normal", ...view.special_pools[seat]];
-  const width = 70 * kinds.length + 10;
-  const colour = hatColour(view, seat);
-  const parts = kinds.map((kind, i) => {
-    const x = 5 + i * 70;
-    const label = kind === "normal" ? `normal halfling (${view.general_pool} in the general pool)` : `${kind} halfling`;
-    const piece = [s("rect", { x, y: 2, width: 64, height: 84, rx: 8, fill: "#fff", stroke: "#d9cfc0" }),
-      drawHalfling({ kind }, x, 0, colour, false),
-      s("text", { x: x + 32, y: 80, "text-anchor": "middle", "font-size": 11, fill: "#2b2622", text: kind === "normal" ? `shared ×${view.general_pool}` : kind }),
-      s("rect", { class: "hit", x: x - 2, y: 1, width: 68, height: 86, rx: 8 })];
-    // Only the captain to move picks from a pool, so only their pool carries click targets.
-    return seat === view.to_move ? target(`kind:${kind}`, label, ...piece) : s("g", {}, s("title", { text: label }), ...piece);
-  });
-  return svg(width, 90, `${view.colours[seat]} captain's halflings`, ...parts);
+  const kinds = view.special_pools[seat];
+  if (!kinds.length) return h("p", { class: "muted" }, "none left");
+  const parts = kinds.map((kind, i) => poolTile(kind, i, hatColour(view, seat), kind, `${kind} halfling`, seat === view.to_move));
+  return svg(70 * kinds.length + 10, 90, `${view.colours[seat]} captain's special halflings`, ...parts);
 }
 
 function drawSupply(view) {
@@ -176,9 +186,11 @@ export default {
     const info = h("div", { class: "hatflings-info" },
       h("p", { class: "muted" }, `Phase: ${view.phase} · turns played ${view.turns_played} · puddles in supply ${view.puddle_supply}` + (view.end ? ` · ${view.end}` : "")),
       h("ul", {}, ...stats.map((t) => h("li", {}, t))));
-    // Each captain's pool under its owner's name; the normal halflings come from the shared general pool.
-    const pools = h("div", { class: "strip pools" }, ...[0, 1].map((seat) => h("figure", { class: "pool" },
-      h("figcaption", {}, `${context.names[seat]}'s halflings (${view.colours[seat]})`), drawPools(view, seat))));
+    // The general pool once, shared by both; each captain's own special halflings under their name.
+    const pools = h("div", { class: "strip pools" },
+      h("figure", { class: "pool" }, h("figcaption", {}, "General pool (shared)"), drawGeneralPool(view)),
+      ...[0, 1].map((seat) => h("figure", { class: "pool" },
+        h("figcaption", {}, `${context.names[seat]}'s special halflings (${view.colours[seat]})`), drawPools(view, seat))));
     const supply = view.objects_in_supply && (view.phase === "scene") ? h("div", { class: "strip" }, h("strong", {}, "Scenery to place:"), drawSupply(view)) : null;
     return h("div", { class: "hatflings" }, repetitionNote(view), h("div", { style: "max-width:560px;margin:auto" }, drawFloor(view)), supply, pools, info);
   },
