@@ -139,6 +139,18 @@ def words_flat(words: dict[str, Any]) -> set[str]:
 
 
 SEAT_NUMBER = re.compile(r"\bseat \d|\(seat|winner: seat", re.IGNORECASE)
+# Yamataï's keys for its islands and boat spots: a player reads "island 14", "the spot by islands 7 and 14".
+PLACE_KEY = re.compile(r"\b(I\d\d|S\d\d\d)\b")
+WORDS_SHOWN = """() => [document.querySelector('main').innerText,
+  ...[...document.querySelectorAll('#moves option')].map((o) => o.textContent),
+  ...[...document.querySelectorAll('#board title')].map((t) => t.textContent)].join('\\n')"""
+
+
+def no_internal_words(page: Any) -> None:
+    """No seat numbers and no place keys in what the page shows: its text, the move list, the tooltips."""
+    text = page.evaluate(WORDS_SHOWN)
+    assert not SEAT_NUMBER.search(text), SEAT_NUMBER.search(text)
+    assert not PLACE_KEY.search(text), PLACE_KEY.search(text)
 
 
 @pytest.mark.parametrize("game", ["hatflings", "yamatai"])
@@ -153,12 +165,10 @@ def test_no_seat_numbers_and_the_end_in_the_players_terms(
         if finished(page):
             break
         if clicks % 7 == 0:
-            text = page.inner_text("main")
-            assert not SEAT_NUMBER.search(text), SEAT_NUMBER.search(text)
+            no_internal_words(page)
         click_one(page, clicks)
         clicks += 1
-    text = page.inner_text("main")
-    assert not SEAT_NUMBER.search(text), SEAT_NUMBER.search(text)
+    no_internal_words(page)
     # No engine keys (move_boat, swap_boats) and no bare tile codes in the log: names say what they are.
     log = page.inner_text("#log")
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", log), re.search(r"\b[a-z]+_[a-z_]+\b", log)
@@ -335,3 +345,33 @@ def test_hatairo_cards_show_real_flags(server: Server, open_page: Callable[..., 
     # Each card's flag is its own country's (flag_codes.csv): Austria's card shows at/
     codes = {row["name"]: row["iso_code"] for row in server.http.get("/api/games/hatairo/data/flag_codes.csv").json()}
     assert len(codes) == 208 and codes["Austria"] == "at" and codes["United States"] == "us"
+
+
+DRAW_HATFLINGS = """async (hats) => {
+  const module = (await import("/games/hatflings/board.js")).default;
+  const table = new URLSearchParams(location.search).get("table");
+  const view = (await (await fetch(`/api/tables/${table}/state`)).json()).view;
+  view.hats = hats;
+  return module.draw(view, { seat: 0, names: ["Ann", "random bot"], colours: [], toMove: view.to_move }).textContent;
+}"""
+
+
+def test_hatflings_pools_are_labelled_and_the_general_pool_is_shown_once(
+    server: Server, open_page: Callable[..., Any]
+) -> None:
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hatflings", ["random"])
+    page.wait_for_function(MY_TURN_OR_OVER)
+    captions = page.locator("#board .pool figcaption").all_inner_texts()
+    assert captions == [
+        "General pool (shared)",
+        "Ann's special halflings (yellow)",
+        "random bot's special halflings (purple)",
+    ]
+    # The normal halflings are one shared pool: one tile, its count once, clickable by Ann to move.
+    assert page.locator("#board [data-key='kind:normal']").count() == 1
+    pools = page.inner_text("#board .pools")
+    assert re.match(r"General pool \(shared\)\n\d+ left\n", pools) and pools.count(" left") == 1, pools
+    assert page.locator("#board [data-key='kind:normal'].legal").count() == 1
+    text = page.evaluate(DRAW_HATFLINGS, [1, 2])
+    assert "1 hat on the floor" in text and "2 hats on the floor" in text

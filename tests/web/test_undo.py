@@ -73,14 +73,12 @@ def seat_page(browser: Any, open_page: Callable[..., Any], server: Server, table
     return page
 
 
-def play_listed(page: Any, label: str) -> None:
-    """Play the move `label` from the list of every legal move, then wait for the position after it."""
+def play_listed(page: Any, server: Server, table_id: str, token: str, label: str) -> None:
+    """Play the move the engine calls `label` from the list of every legal move (which says it in
+    the player's words), then wait for the position after it."""
     page.wait_for_function("document.querySelector('#turn.mine') !== null")
-    find = (
-        "(label) => [...document.querySelectorAll('#moves option')].find((o) => o.textContent.toLowerCase() === label)"
-    )
-    value = page.evaluate(f"(label) => ({find})(label).value", label.lower())
-    page.select_option("#moves", value)
+    position = server.http.get(f"/api/tables/{table_id}/state", headers={"Authorization": f"Bearer {token}"}).json()
+    page.select_option("#moves", str(next(action["id"] for action in position["legal"] if action["label"] == label)))
     page.click("#play-move")
     page.wait_for_function("document.querySelector('#turn.mine') !== null")
 
@@ -125,7 +123,7 @@ def test_undo_takes_back_steps_the_others_never_saw_until_a_preview_commits_them
 
     boards = [ann.evaluate(BOARD)]
     for label in moves[TURN:PREVIEW]:
-        play_listed(ann, label)
+        play_listed(ann, server, table_id, tokens[0], label)
         assert ann.locator("#undo").is_visible()
         boards.append(ann.evaluate(BOARD))
     assert len(set(boards)) == len(boards)  # each step changed Ann's board
@@ -150,7 +148,7 @@ def test_undo_takes_back_steps_the_others_never_saw_until_a_preview_commits_them
 
     # Played again and followed by the preview, which shows a hidden tile: every step is committed.
     for label in moves[TURN + 1 : PREVIEW + 1]:
-        play_listed(ann, label)
+        play_listed(ann, server, table_id, tokens[0], label)
     ann.wait_for_selector("#undo", state="hidden")
     assert server.table(table_id)["version"] == PREVIEW + 1
     log_length(bob, PREVIEW + 1)

@@ -407,7 +407,8 @@ class TablePage {
 
   renderMoves() {
     const legal = this.picker.legal;
-    clear(this.moveSelect).append(...legal.map((a) => h("option", { value: a.id }, cap(a.label))));
+    // In the game's words, as on the move buttons (Yamataï's spots and islands by name, trades with their price).
+    clear(this.moveSelect).append(...legal.map((a) => h("option", { value: a.id }, cap(this.module.label ? this.module.label(a) : this.phrase(a.label)))));
     this.moveSelect.disabled = this.playButton.disabled = this.hintButton.disabled = !legal.length;
     this.moveSelect.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
     this.backButton.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
