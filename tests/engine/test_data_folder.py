@@ -232,3 +232,52 @@ def test_a_hatairo_folder_may_change_what_cards_score_but_not_the_cards(tmp_path
     albania = FLAG_BY_NAME["albania"].id
     assert game.points.flag_vp[albania] == 30  # type: ignore[attr-defined]
     assert load_game("hatairo").points.flag_vp[albania] == 3  # type: ignore[attr-defined]
+
+
+BAD_DATA = [
+    # (game, file, old, new, the message's part after "data folder DIR: ")
+    # a wrong count
+    ("hanbok_runway", "components.csv", "reference_card,4,", "reference_card,3,",
+     "components.csv line 4, column 2 (count): the rulebook lists 4 reference_card, not 3"),
+    ("yamatai", "tokens.csv", "sacred_ground_token,8,", "sacred_ground_token,9,",
+     "tokens.csv line 3, column 2 (count): the game has 8 of sacred_ground_token, the file says 9"),
+    ("hatflings", "scene_default.toml", "pig = 1 ", "pig = 2 ",
+     "scene_default.toml line 24, column 7 (pig): pig = 2 but components.csv says 1"),
+    # an unknown colour
+    ("hanbok_runway", "fabric_tokens.csv", "GR-3,green,", "GR-3,gren,",
+     "fabric_tokens.csv line 4, column 2 (colour): unknown colour 'gren'"),
+    ("hatairo", "flags.csv", "Red|Black,3,Black", "Red|Black,3,Purple",
+     "flags.csv line 3 ('Albania'), column 7 (bonus_pigment): unknown pigment colour 'Purple'"),
+    # a value out of range
+    ("hanbok_runway", "config.toml", "safety_turn_cap = 200 ", "safety_turn_cap = -5 ",
+     "config.toml line 19, column 19 (safety_turn_cap): safety_turn_cap must be 0 (off) to 100000"),
+    ("yamatai", "building_tiles.csv", "B01,standard,2,0,0,0,0,2,1,", "B01,standard,2,0,0,0,0,2,0,",
+     "building_tiles.csv line 2, column 9 (pp): a building is worth at least 1 PP, got 0"),
+    ("hatflings", "scene_default.toml", "barrel_break_probability = 0.5", "barrel_break_probability = 1.5",
+     "scene_default.toml line 27, column 28 (barrel_break_probability): barrel_break_probability must be in [0, 1]"),
+    ("hatairo", "topography.csv", "T-Red-1,Red,Coastal,0,1,3,6,", "T-Red-1,Red,Coastal,0,4,3,6,",
+     "topography.csv line 2 ('T-Red-1'), column 6 (vp_2): the VP table must be non-negative and never fall"),
+    # a missing column
+    ("hanbok_runway", "fabric_tokens.csv", "token_id,colour,influence,", "token_id,colour,influx,",
+     "fabric_tokens.csv line 1 (the header): missing column(s) influence"),
+    ("hatairo", "motifs.csv", "id,type,kind,subject,", "id,type,sort,subject,",
+     "motifs.csv line 1 (the header): missing column(s) kind"),
+    # an unknown id or kind
+    ("yamatai", "fleet_tiles.csv", ",gain_coins,amount=2,", ",fly,amount=2,",
+     "fleet_tiles.csv line 2, column 7 (power_key): unknown fleet power 'fly'"),
+    ("hatflings", "components.csv", "\nboard_6x6_reversible,", "\nboard_8x8,",
+     "components.csv line 2, column 1 (component): unknown component 'board_8x8'"),
+    ("hanbok_runway", "style_cards.csv", "S05,oval,", "S05,circle,",
+     "style_cards.csv line 6, column 2 (symbol): unknown symbol 'circle'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "filename", "old", "new", "message"), BAD_DATA, ids=lambda v: str(v)[:24])
+def test_bad_data_names_file_line_column_and_rule_and_nothing_starts(
+    game: str, filename: str, old: str, new: str, message: str, tmp_path: Path
+) -> None:
+    folder = edited_folder(Edit(game, {}, 0, ((filename, old, new),)), tmp_path / "mine")
+    with pytest.raises(DataError) as refused:
+        load_game(game, data=str(folder))
+    assert str(refused.value).startswith(f"data folder {folder}: ")
+    assert message in str(refused.value)
