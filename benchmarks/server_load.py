@@ -10,6 +10,12 @@ and reports moves/s, the table's actions/s (people's and bots') and latency perc
     .venv/bin/python benchmarks/server_load.py --clients 200 --seconds 30
     .venv/bin/python benchmarks/server_load.py --clients 200 --seconds 30 --db postgresql://user:pw@127.0.0.1/db
 
+With `--processes N` (PostgreSQL only) it starts N server processes on N ports sharing the
+database, and client n talks to process n mod N: its tables are opened, played and their bots
+run there, the others hear of every move (docs/server.md, "Several server processes").
+
+    .venv/bin/python benchmarks/server_load.py --clients 200 --processes 2 --db postgresql://user:pw@127.0.0.1/db
+
 Only ever talks to 127.0.0.1; every loop is bounded by `--seconds`.
 """
 
@@ -53,12 +59,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, log: Path, wait: bool = True) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "parlour.cli", "serve", "--host", HOST, "--port", str(port), "--db", db]
     command += ["--bot-delay", "0", "--log-level", "warning"]
     # Every client opens its tables from 127.0.0.1: the limits per client address would stop them.
     command += ["--tables-per-client", "0", "--table-rate", "0"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+    if wait:
+        wait_for(process, port, log)
+    return process
+
+
+def wait_for(process: subprocess.Popen[bytes], port: int, log: Path) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -154,10 +166,10 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
+async def run(args: argparse.Namespace, bases: list[str]) -> dict[str, Any]:
     tally = Tally()
     clock = Clock(asyncio.Event())
-    clients = [asyncio.create_task(client(n, base, args, tally, clock)) for n in range(args.clients)]
+    clients = [asyncio.create_task(client(n, bases[n % len(bases)], args, tally, clock)) for n in range(args.clients)]
     setup_deadline = time.monotonic() + 300
     while clock.ready < args.clients and time.monotonic() < setup_deadline:
         await asyncio.sleep(0.05)
@@ -170,6 +182,7 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
     latencies = tally.latencies or [float("nan")]
     return {
         "clients": args.clients,
+        "processes": len(bases),
         "game": args.game,
         "bots": args.bots,
         "think_s": args.think,
@@ -198,24 +211,36 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before moving")
     parser.add_argument("--db", default="", help="database URL or file (default: a new SQLite file)")
     parser.add_argument("--port", type=int, default=0, help="use a server already running on 127.0.0.1:PORT")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes sharing the database (more than 1: PostgreSQL)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     if not 0 < args.seconds <= 600 or not 0 < args.clients <= 2000:
         parser.error("keep runs bounded: 0 < seconds <= 600, 0 < clients <= 2000")
+    if not 1 <= args.processes <= 16:
+        parser.error("--processes is from 1 to 16")
+    if args.processes > 1 and not args.db.startswith(("postgresql://", "postgres://")):
+        parser.error("--processes above 1 needs --db postgresql://...: SQLite means one process")
     if args.port:
-        result = asyncio.run(run(args, f"http://{HOST}:{args.port}"))
+        result = asyncio.run(run(args, [f"http://{HOST}:{args.port}"]))
         report(result, args.json)
         return
     with tempfile.TemporaryDirectory() as scratch:
         db = args.db or str(Path(scratch) / "load.sqlite")
-        port = free_port()
-        server = start_server(db, port, Path(scratch) / "server.log")
+        ports = [free_port() for _ in range(args.processes)]
+        logs = [Path(scratch) / f"server{n}.log" for n in range(args.processes)]
+        servers = [start_server(db, port, log, wait=False) for port, log in zip(ports, logs, strict=True)]
         try:
-            result = asyncio.run(run(args, f"http://{HOST}:{port}"))
+            for server, port, log in zip(servers, ports, logs, strict=True):
+                wait_for(server, port, log)
+            result = asyncio.run(run(args, [f"http://{HOST}:{port}" for port in ports]))
         finally:
-            server.terminate()
-            server.wait(30)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(30)
     report(result, args.json)
 
 
@@ -225,7 +250,8 @@ def report(result: dict[str, Any], as_json: bool) -> None:
         return
     lat = result["latency_ms"]
     print(
-        f"{result['clients']} clients, {result['game']} vs {result['bots']}, think {result['think_s']} s,"
+        f"{result['clients']} clients on {result['processes']} process(es), {result['game']} vs {result['bots']},"
+        f" think {result['think_s']} s,"
         f" {result['seconds']} s: {result['moves']} moves ({result['moves_per_s']}/s),"
         f" {result['actions_per_s']} actions/s with bots, {result['games_finished']} games finished\n"
         f"submit-to-broadcast latency: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms,"
