@@ -237,6 +237,11 @@ export default {
       .replace(/(?:\bspot )?\b(S\d\d\d)\b/g, (_, id) => spotName(id));
   },
 
+  /** The glossary entry a move button stands for: a trade, whose text gives both prices. */
+  info(action) {
+    return action.kind === "buy" || action.kind === "sell" ? `trade:${action.resource}` : null;
+  },
+
   /** A move button's words: a trade says its price (the mat's prices, trade_prices.csv). */
   label(action) {
     const price = PRICES[action.resource];
