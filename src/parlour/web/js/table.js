@@ -167,7 +167,9 @@ class TablePage {
 
     this.board.addEventListener("click", (event) => this.boardClick(event));
     // What a component does, for the one pointed at, focused or tapped (a phone has no hover).
-    for (const type of ["pointerover", "focusin"]) this.board.addEventListener(type, (event) => this.showDetail(event.target));
+    for (const type of ["pointerover", "focusin"]) {
+      for (const area of [this.board, this.choices]) area.addEventListener(type, (event) => this.showDetail(event.target));
+    }
     this.board.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         const target = event.target.closest("[data-key]");
@@ -381,7 +383,9 @@ class TablePage {
       if (!onBoard.has(key)) buttons.push(h("button", { type: "button", class: "step", "data-info": key, onclick: () => this.boardKey(key) }, this.describe(key)));
     }
     for (const action of this.picker.finished()) {
-      buttons.push(h("button", { type: "button", class: "choice", "data-action": action.id, onclick: () => this.play(action) }, cap(this.module.label ? this.module.label(action) : action.label)));
+      // A button may stand for a component of the game's glossary (a Yamataï trade): its text is the tooltip.
+      const info = this.module.info ? this.module.info(action) : null;
+      buttons.push(h("button", { type: "button", class: "choice", "data-action": action.id, "data-info": info, onclick: () => this.play(action) }, cap(this.module.label ? this.module.label(action) : action.label)));
     }
     clear(this.choices).append(...buttons);
     annotate(this.choices, this.words);
