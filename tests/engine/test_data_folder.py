@@ -281,3 +281,32 @@ def test_bad_data_names_file_line_column_and_rule_and_nothing_starts(
         load_game(game, data=str(folder))
     assert str(refused.value).startswith(f"data folder {folder}: ")
     assert message in str(refused.value)
+
+
+def test_parsed_data_sets_are_kept_up_to_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(data, "PARSED_LIMIT", 2)
+    folders = []
+    for n in range(3):  # three different data sets: a different safety_turn_cap in each
+        folder = data.export(package("hanbok_runway"), tmp_path / f"set{n}")[0].parent
+        config = folder / "config.toml"
+        config.write_text(config.read_text().replace("safety_turn_cap = 200 ", f"safety_turn_cap = {10 + n} "))
+        folders.append(str(folder))
+    first = load_game("hanbok_runway", data=folders[0])
+    assert load_game("hanbok_runway", data=folders[0]).components is first.components  # type: ignore[attr-defined]
+    load_game("hanbok_runway", data=folders[1])
+    load_game("hanbok_runway", data=folders[2])  # the third pushes the least recently used (the first) out
+    again = load_game("hanbok_runway", data=folders[0])
+    assert again.components is not first.components  # type: ignore[attr-defined]
+    assert again.components == first.components and again.options["safety_turn_cap"] == 10  # type: ignore[attr-defined]
+
+
+def test_a_record_whose_stored_data_is_damaged_names_the_record(tmp_path: Path) -> None:
+    edit = EDITS[0]
+    record = full_record(playout(edit.game, edit.seed, data=str(edited_folder(edit, tmp_path / "mine"))))
+    files = record["data"]["files"]
+    files["style_cards.csv"] = files["style_cards.csv"].replace("S05,oval,", "S05,circle,")
+    record["data"]["hash"] = data.digest_of(files)  # consistent with its hash, but not valid data
+    with pytest.raises(
+        RecordError, match=re.escape("cannot be set up: the record's data: hanbok_runway style_cards.csv line 6")
+    ):
+        replay(record)

@@ -16,6 +16,7 @@ import hashlib
 import io
 import json
 import tomllib
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -30,6 +31,8 @@ BUILT_IN = ""
 """The `data` option's value for the data that comes with the game."""
 STORED_PREFIX = "sha256:"
 """A `data` option of this form names a data set by its hash: one a record carried (see records.py)."""
+RECORD_ORIGIN = "the record's data"
+"""Where a data set read from a record's stored files came from, as its errors say."""
 MAX_FILE_BYTES = 4_000_000
 """The largest data file a folder may hold; a game's own files are a few kilobytes."""
 
@@ -160,21 +163,30 @@ def game_data(game: str, package: str, options: Mapping[str, Any]) -> DataSet:
     return resolve(package, DATA_OPTION.parse(game, options.get(DATA_OPTION.name, BUILT_IN)))
 
 
-_PARSED: dict[tuple[str, str], Any] = {}
+PARSED_LIMIT = 64
+"""How many parsed data sets (per game) a process keeps; the least recently used beyond it are
+dropped and parsed again if a game asks for them. A tuning run makes a data set per trial."""
+_PARSED: OrderedDict[tuple[str, str], Any] = OrderedDict()
 
 
 def parsed(data: DataSet, build: Callable[[DataSet], T]) -> T:
-    """`build(data)` (a game's validated components), computed once per content hash and builder.
+    """`build(data)` (a game's validated components), computed once per content hash and builder
+    (the PARSED_LIMIT most recently used are kept).
 
     A folder's errors name the folder: the game's own messages name the file by its name alone."""
     key = (f"{build.__module__}.{build.__qualname__}", data.digest)
-    if key not in _PARSED:
+    if key in _PARSED:
+        _PARSED.move_to_end(key)
+    else:
         try:
             _PARSED[key] = build(data)
         except DataError as error:
             if data.built_in:
                 raise
-            raise DataError(f"data folder {data.origin}: {error}") from None
+            where = data.origin if data.origin == RECORD_ORIGIN else f"data folder {data.origin}"
+            raise DataError(f"{where}: {error}") from None
+        while len(_PARSED) > max(1, PARSED_LIMIT):
+            _PARSED.popitem(last=False)
     result: T = _PARSED[key]
     return result
 

@@ -106,7 +106,7 @@ def _options_with_data(record: Mapping[str, Any], name: str, options: dict[str, 
         return {**options, data.DATA_OPTION.name: _unstored_data(package, name, stored["hash"], options)}
     if not isinstance(files, dict):
         raise RecordError("the record's data 'files' must map each file's name to its text")
-    kept = data.from_files(package, files, "the record's data")
+    kept = data.from_files(package, files, data.RECORD_ORIGIN)
     if kept.digest != stored["hash"]:
         raise RecordError(
             f"the record's stored data does not match its hash (it says {stored['hash']}, the files give"

@@ -32,6 +32,7 @@ import functools
 import math
 from typing import TYPE_CHECKING
 
+from parlour.engine.data import PARSED_LIMIT
 from parlour.games.hatairo.components import FLAGS, MOTIFS, POINTS, TILES, TOPOGRAPHIES, Points
 from parlour.games.hatairo.scoring import ROWS, flag_points, line_cells, motif_matches, motif_points, topography_points
 
@@ -67,13 +68,13 @@ MOTIF_SHARE = tuple(
 )
 
 
-@functools.cache
+@functools.lru_cache(maxsize=PARSED_LIMIT)
 def surplus_of(points: Points) -> tuple[float, ...]:
     """What each flag scores beyond the pigments it costs, by the game's data's values."""
     return tuple(max(0.0, vp - PIGMENT_PRICE * SIZE[flag]) for flag, vp in enumerate(points.flag_vp))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=PARSED_LIMIT)
 def motif_promise(points: Points) -> tuple[float, ...]:
     """What one empty space of a motif's line may still earn from it: its VP times the share of matching flags."""
     return tuple(vp * share for vp, share in zip(points.motif_vp, MOTIF_SHARE, strict=True))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from parlour.engine.data import PARSED_LIMIT
 from parlour.games.yamatai.components import Components
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ def _tables(parts: Components) -> Tables:
     """PP tables of the built tiles and of the specialists, and the end-game specialists' bits and values."""
     held = _TABLES.get(id(parts))
     if held is None or held[0] is not parts:
+        if len(_TABLES) >= PARSED_LIMIT:  # as many as the parsed data sets kept (engine.data)
+            _TABLES.pop(next(iter(_TABLES)))
         held = _TABLES[id(parts)] = (parts, _build_tables(parts))
     return held[1]
 
