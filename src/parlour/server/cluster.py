@@ -83,7 +83,9 @@ class Cluster:
             self.hub.forget_summary(notice.table_id)
             return
         if notice.kind == "m" and notice.number is not None and notice.number <= table.version:
-            return  # already applied (a conflict on this very move caught up first)
+            # Already applied (a conflict on this very move caught up first); a bot may be next.
+            self.hub._wake_bots(table)
+            return
         job = self.hub.catch_up if notice.kind == "m" else self.hub.refresh_seats
         self.soon(notice.kind, notice.table_id, lambda: job(table))
 

@@ -366,6 +366,8 @@ class Hub:
         name = " ".join(name.split())
         if not name:
             raise ServerError("bad_name", "give a display name to sit at a table", 422)
+        if self.cluster is not None:
+            await self.refresh_seats(table)  # a seat taken through another process is not free
         async with table.lock:
             if table.status == FINISHED:
                 raise ServerError("game_over", "this game is over; watch it as a spectator", 409)
@@ -565,9 +567,11 @@ class Hub:
             table.sync_seat(held.seat)
 
     async def refresh_seats(self, table: LiveTable) -> None:
-        """Read the table's seats again (taken, resumed or forfeited elsewhere) and resync its clients."""
+        """Read the table's seats again (taken, resumed or forfeited elsewhere) and, if they
+        changed, resync its clients."""
         stored = await self._db(self.store.seats, table.id)
         async with table.lock:
+            before = _mark_of(table)
             for record in stored:
                 seat = table.seats[record.seat]
                 if record.agent is not None and record.agent != seat.agent_spec:
@@ -577,6 +581,8 @@ class Hub:
                 elif seat.token_hash is not None and record.token_hash != seat.token_hash:
                     self._let_go_of_seat(table, seat.index, 4003, "this seat is now played from another device")
                 seat.name, seat.token_hash = record.name, record.token_hash
+            if _mark_of(table) == before:
+                return
         table.broadcast_sync()
         self._wake_bots(table)
 
