@@ -250,3 +250,15 @@ def test_the_command_line_refuses_a_study_without_a_budget(tmp_path: Path) -> No
     result = CliRunner().invoke(app, [*arguments, "--trials", "2", "--objective", "length=9"])
     assert result.exit_code == 2 and "'length=9' is not one of" in result.output
     assert not (tmp_path / "s").exists()
+
+
+def test_a_decimal_value_is_written_as_a_decimal_without_the_samplers_rounding_noise(tmp_path: Path) -> None:
+    text = '[[parameter]]\nfile = "scene_default.toml"\nname = "rules.barrel_break_probability"\n'
+    space = load_space(
+        space_file(tmp_path, text + "low = 0.0\nhigh = 1.0\nstep = 0.05\n"), game_class("hatflings"), HATFLINGS
+    )
+    (parameter,) = space.parameters
+    assert parameter.base == 0.5 and not parameter.integer
+    for value, written in [(0.9500000000000001, "0.95"), (0.0, "0.0"), (1, "1.0")]:
+        changed = space.apply(HATFLINGS, {parameter.label: value})["scene_default.toml"]
+        assert f"barrel_break_probability = {written}  # sourced mechanism" in changed

@@ -107,8 +107,9 @@ class Space:
         changed = dict(files)
         for parameter in self.parameters:
             if parameter.label in values:
+                text = _text(values[parameter.label], parameter.integer)
                 for place in parameter.places:
-                    changed[place.file] = _write(place, changed[place.file], values[parameter.label])
+                    changed[place.file] = _write(place, changed[place.file], text)
         return changed
 
     def options(self, values: Mapping[str, Number]) -> dict[str, Number]:
@@ -279,25 +280,27 @@ def _read_cell(text: str, key: str, row: str, column: str) -> str:
     raise AssertionError("checked by _cell")
 
 
-def _write(parameter: Place, text: str, value: Number) -> str:
+def _write(parameter: Place, text: str, value: str) -> str:
     if parameter.row:
         rows = list(csv.reader(io.StringIO(text)))
         header = rows[0]
         for cells in rows[1:]:
             if cells and cells[header.index(parameter.key)] == parameter.row:
-                cells[header.index(parameter.column)] = _text(value)
+                cells[header.index(parameter.column)] = value
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerows(rows)
         return out.getvalue()
     lines = text.splitlines(keepends=True)
     number, match = _toml_line(text, parameter.name, None)
     line = lines[number]
-    lines[number] = line[: match.start("value")] + _text(value) + line[match.end("value") :]
+    lines[number] = line[: match.start("value")] + value + line[match.end("value") :]
     return "".join(lines)
 
 
-def _text(value: Number) -> str:
-    return str(int(value)) if isinstance(value, int) or float(value).is_integer() else repr(float(value))
+def _text(value: Number, integer: bool) -> str:
+    """A value as the data file writes it: an integer parameter's as an integer, a decimal's with its point."""
+    # Twelve places: a stepped decimal comes back from the sampler as 0.9500000000000001.
+    return str(int(value)) if integer else repr(round(float(value), 12))
 
 
 VALUE = re.compile(r"^(?P<lead>\s*(?P<key>[A-Za-z0-9_-]+)\s*=\s*)(?P<value>[-+]?[0-9][0-9_.eE+-]*)(?P<rest>\s*(#.*)?)$")

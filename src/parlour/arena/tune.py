@@ -194,7 +194,9 @@ def _pruner(optuna: Any, name: str) -> Any:
 def suggest(trial: Any, parameter: Parameter) -> Number:
     if parameter.integer:
         return int(trial.suggest_int(parameter.label, parameter.low, parameter.high, step=parameter.step or 1))
-    return float(trial.suggest_float(parameter.label, parameter.low, parameter.high, step=parameter.step))
+    value = float(trial.suggest_float(parameter.label, parameter.low, parameter.high, step=parameter.step))
+    # A stepped value is low + k * step: rounded so that 0.95 is written as 0.95, not 0.9500000000000001.
+    return round(value, 12) if parameter.step else value
 
 
 def write_data(folder: Path, files: Mapping[str, str]) -> None:
@@ -296,7 +298,7 @@ def trials_of(study: Any) -> list[Trial]:
                 number=trial.number,
                 state=trial.state.name.lower(),
                 value=trial.value if trial.state.name == "COMPLETE" else None,
-                values=dict(trial.params),
+                values={name: round(v, 12) if isinstance(v, float) else v for name, v in trial.params.items()},
                 measures=dict(trial.user_attrs.get("measures", {})),
                 error=str(trial.user_attrs.get("error", "")),
             )
