@@ -109,7 +109,8 @@ function drawMat(view, player, context) {
   });
   // The palette: one chip per pigment, then the atelier of reserved flags.
   const py = ty + 40;
-  const rowW = left + columns * cell - 10;
+  const held = Object.values(player.palette || {}).filter(Boolean).length; // pigments with a chip each
+  const rowW = Math.max(left + columns * cell - 10, 126 + held * 48 - 20);
   parts.push(s("rect", { x: 6, y: py, width: rowW, height: 50, rx: 10, fill: "#fff8e7", stroke: "#d4a373" }));
   // The palette's click target is its label box, apart from the pigment chips (clicked to discard).
   const palette = [s("rect", { x: 10, y: py + 4, width: 88, height: 42, rx: 8, fill: "#fde9c4", stroke: "#d4a373" }),
@@ -117,13 +118,17 @@ function drawMat(view, player, context) {
     s("text", { x: 54, y: py + 37, "text-anchor": "middle", "font-size": 11, text: `${player.pigments ?? "?"}/10` }),
     s("rect", { class: "hit", x: 7, y: py, width: 94, height: 50, rx: 9 })];
   parts.push(own ? target("area:palette", "your palette (gain a flag as a pigment)", ...palette) : s("g", {}, ...palette));
-  let px = 118;
+  // One chip per pigment, with how many the palette holds: a target 46 units square (44 px and more
+  // on a phone, where a mat keeps 520 px for its 520 units).
+  let px = 126;
   for (const [pigment, count] of Object.entries(player.palette || {})) {
-    for (let k = 0; k < count; k++) {
-      const chip = [s("circle", { cx: px, cy: py + 25, r: 11, fill: PIGMENT[pigment], stroke: "#0007", "stroke-width": 1.5 }), s("circle", { class: "hit", cx: px, cy: py + 25, r: 13 })];
-      parts.push(own ? target(`pig:${pigment}`, `${pigment} pigment`, ...chip) : s("g", {}, s("title", { text: pigment }), ...chip));
-      px += 27;
-    }
+    if (!count) continue;
+    const words = `${pigment} pigment${count > 1 ? ` ×${count}` : ""}`;
+    const chip = [s("circle", { cx: px, cy: py + 20, r: 13, fill: PIGMENT[pigment], stroke: "#0007", "stroke-width": 1.5 }),
+      s("text", { x: px, y: py + 45, "text-anchor": "middle", "font-size": 10, fill: "#2b2622", text: `×${count}` }),
+      s("rect", { class: "hit", x: px - 23, y: py + 2, width: 46, height: 46, rx: 8 })];
+    parts.push(own ? target(`pig:${pigment}`, words, ...chip) : s("g", {}, s("title", { text: words }), ...chip));
+    px += 48;
   }
   const ay = py + 60;
   parts.push(s("rect", { x: 6, y: ay, width: rowW, height: CARD_H + 12, rx: 10, fill: "#eef4fb", stroke: "#7da0c4" }));
@@ -134,7 +139,7 @@ function drawMat(view, player, context) {
   (player.atelier || []).forEach((name, i) => parts.push(flagCard(name, 108 + i * (CARD_W + 8), ay + 6)));
   const height = ay + CARD_H + 20 + (player.setup ? 20 : 0);
   if (player.setup) parts.push(s("text", { x: left, y: height - 6, "font-size": 12, fill: "#6f655b", text: `Set-up ${player.setup}` }));
-  const width = Math.max(left + columns * cell + 4, 112 + (player.atelier || []).length * (CARD_W + 8));
+  const width = Math.max(left + columns * cell + 4, 112 + (player.atelier || []).length * (CARD_W + 8), rowW + 10);
   return svg(width, height + 6, `${context.names[player.seat]}'s gallery, palette and atelier`, ...parts);
 }
 
