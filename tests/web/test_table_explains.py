@@ -29,8 +29,7 @@ def out_of_view(page: Any, *selectors: str) -> list[dict[str, Any]]:
     return [entry for entry in found if not entry["ok"]]
 
 
-# Hatairo's palette chips sit 27 units apart in a row of up to ten: they stay smaller than 44 px.
-SMALL_TARGETS = """() => [...document.querySelectorAll('#board .target.legal:not([data-key^="pig:"]) .hit,'
+SMALL_TARGETS = """() => [...document.querySelectorAll('#board .target.legal .hit,'
   + ' #action-bar button')].filter((node) => node.getClientRects().length > 0)  // a hidden button is no target
   .map((node) => { const r = node.getBoundingClientRect();
     const target = node.closest('[data-key]');
@@ -384,3 +383,33 @@ def test_hatflings_pools_are_labelled_and_the_general_pool_is_shown_once(
     assert page.locator("#board [data-key='kind:normal'].legal").count() == 1
     text = page.evaluate(DRAW_HATFLINGS, [1, 2])
     assert "1 hat on the floor" in text and "2 hats on the floor" in text
+
+
+PALETTE_CHIPS = """async () => {
+  const module = (await import("/games/hatairo/board.js")).default;
+  const table = new URLSearchParams(location.search).get("table");
+  const token = JSON.parse(localStorage.getItem(`parlour.seat.${table}`)).token;
+  const headers = { Authorization: `Bearer ${token}` };
+  const view = (await (await fetch(`/api/tables/${table}/state`, { headers })).json()).view;
+  const full = { Red: 2, Orange: 1, Yellow: 1, Green: 1, Cyan: 1, Blue: 2, Black: 1, Others: 1 };
+  for (const player of view.players) player.palette = full;
+  const board = document.querySelector("#board");
+  const context = { seat: 0, names: ["Ann", "random bot"], colours: [], toMove: view.to_move };
+  board.replaceChildren(module.draw(view, context));
+  return [...board.querySelectorAll('[data-key^="pig:"] .hit')].map((node) => {
+    const r = node.getBoundingClientRect();
+    return [node.closest("[data-key]").dataset.key, Math.round(r.width), Math.round(r.height)];
+  });
+}"""
+
+
+def test_hatairo_palette_chips_are_large_enough_to_tap_on_a_phone(
+    server: Server, open_page: Callable[..., Any]
+) -> None:
+    """A full palette (ten pigments of all eight kinds): one chip per kind, each at least 44 px."""
+    page = open_page(server.url + "/", viewport=SIZES["phone"])
+    create_from_lobby(page, "hatairo", ["random"])
+    page.wait_for_function(MY_TURN_OR_OVER)
+    chips = page.evaluate(PALETTE_CHIPS)
+    assert len(chips) == 8, chips
+    assert all(min(width, height) >= 44 for _, width, height in chips), chips
