@@ -310,3 +310,14 @@ def test_a_record_whose_stored_data_is_damaged_names_the_record(tmp_path: Path) 
         RecordError, match=re.escape("cannot be set up: the record's data: hanbok_runway style_cards.csv line 6")
     ):
         replay(record)
+
+
+def test_a_hatflings_folder_with_a_smaller_supply_bounds_the_interactive_scene(tmp_path: Path) -> None:
+    folder = data.export(package("hatflings"), tmp_path / "mine")[0].parent
+    components, scene = folder / "components.csv", folder / "scene_default.toml"
+    components.write_text(components.read_text().replace("\nbarrel,2,", "\nbarrel,1,"))
+    scene.write_text(scene.read_text().replace("barrels = 2 ", "barrels = 1 "))
+    assert load_game("hatflings", data=str(folder)).supply["barrel"] == 1  # type: ignore[attr-defined]
+    assert load_game("hatflings", scene="interactive", num_objects=8).options["num_objects"] == 8
+    with pytest.raises(InvalidOption, match="num_objects must be between 3 and the 7 objects of the supply, got 8"):
+        load_game("hatflings", data=str(folder), scene="interactive", num_objects=8)

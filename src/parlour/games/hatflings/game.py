@@ -153,6 +153,12 @@ class Hatflings(Game):
                 f"hatflings option num_objects={self.options['num_objects']} only applies to scene='interactive'; "
                 "a fixed scene lists its own objects"
             )
+        supplied = sum(self.supply.values())  # a data folder's supply may differ from the built-in one
+        if self.scene is None and not self.components.min_objects <= self.options["num_objects"] <= supplied:
+            raise InvalidOption(
+                f"hatflings option num_objects must be between {self.components.min_objects} and the {supplied}"
+                f" objects of the supply, got {self.options['num_objects']}"
+            )
         outside = len(SQUARES) - len(zones[0]) - len(zones[1])
         if self.scene is None and self.options["num_objects"] > outside:
             raise InvalidOption(
