@@ -40,7 +40,8 @@ DATA_OPTION = Option(
     "data",
     str,
     BUILT_IN,
-    "a folder of the game's data files (written by parlour data export) to use instead of the built-in data",
+    "a folder of the game's data files (written by parlour data export) to use instead of the built-in data"
+    " (none: the built-in data)",
     title="Data folder",
     host_only=True,
 )

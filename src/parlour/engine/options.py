@@ -44,7 +44,8 @@ class Option:
             allowed = f"{low}..{high}"
         else:
             allowed = self.type.__name__
-        return f"{self.name}={allowed} (default {self.default}): {self.help}"
+        default = "none" if self.default == "" else self.default  # an empty text default reads as nothing
+        return f"{self.name}={allowed} (default {default}): {self.help}"
 
     def parse(self, game: str, value: Any) -> Any:
         """Check one value (also accepting the text a command line gives) and return it typed."""
