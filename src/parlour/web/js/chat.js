@@ -39,7 +39,7 @@ export class ChatPanel {
 
   entry(message) {
     return h("li", { class: "chat-message", "data-id": message.id },
-      h("strong", {}, message.name || `seat ${message.seat}`), ": ", h("span", { class: "chat-text" }, message.text));
+      h("strong", {}, message.name || "a player"), ": ", h("span", { class: "chat-text" }, message.text));
   }
 
   receive(message) {

@@ -3,6 +3,7 @@
 
 import { call } from "./api.js";
 import { h } from "./dom.js";
+import { seatNames } from "./explain.js";
 
 export const MOVE_TIMES = [
   [3600, "1 hour"],
@@ -88,12 +89,13 @@ export class ClockLine {
     }
     this.element.hidden = false;
     const then = clock.on_timeout === "forfeit" ? "then the seat is forfeited to a bot" : "then a bot plays the turn";
-    const name = (i) => (this.seats && this.seats[i] && this.seats[i].name) || `seat ${i}`;
+    // Seats by name (a bot by its kind), never by number.
+    const name = (i) => seatNames(this.seats)[i] || "a free seat";
     if (clock.time_banks) return this.showBanks(clock, name, then);
     let text = `Turn-based: ${duration(clock.move_seconds)} per move`;
     if (clock.seconds_left !== null) {
       const left = clock.seconds_left - (Date.now() - this.fetchedAt) / 1000;
-      const who = this.seats && this.seats[clock.to_move] ? this.seats[clock.to_move].name || `seat ${clock.to_move}` : `seat ${clock.to_move}`;
+      const who = name(clock.to_move);
       text += ` — ${who} has ${duration(left)} left (${then}).`;
       this.element.dataset.toMove = String(clock.to_move);
     } else {

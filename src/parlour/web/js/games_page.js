@@ -4,6 +4,7 @@
 import { account } from "./account.js";
 import { call } from "./api.js";
 import { clear, h } from "./dom.js";
+import { seatNames } from "./explain.js";
 
 const SECTIONS = [
   ["your_turn", "Your turn"],
@@ -12,8 +13,9 @@ const SECTIONS = [
   ["finished", "Finished"],
 ];
 
+/** Who plays, by name (bots by their kind), "you" for the account's own seat: never seat numbers. */
 function seatsText(table) {
-  return table.seats.map((s) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name : "free seat")).join(" · ");
+  return seatNames(table.seats).map((name, i) => (i === table.seat ? `${name} (you)` : name)).join(" · ");
 }
 
 function entry(table) {
@@ -21,7 +23,7 @@ function entry(table) {
     ? h("a", { class: "button", href: `/?replay=${table.id}` }, "Replay")
     : h("a", { class: "button primary", href: `/?table=${table.id}&resume=1` }, "Resume");
   return h("li", { class: "card my-game", "data-table": table.id, "data-where": table.where },
-    h("strong", {}, table.title), ` — seat ${table.seat} — `, seatsText(table), " ", link);
+    h("strong", {}, table.title), " — ", seatsText(table), " ", link);
 }
 
 /** The page title, marked with how many tables wait for the player's move. */

@@ -2,7 +2,8 @@
 // and see open, running and finished tables to join, watch or replay.
 
 import { account } from "./account.js";
-import { call, games, saveSeat } from "./api.js";
+import { call, games, savedSeat, saveSeat } from "./api.js";
+import { seatNames } from "./explain.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
 import { modeFields } from "./clock.js";
@@ -141,7 +142,9 @@ function createForm(list, onCreated) {
         saveSeat(table.id, { token: seat.token, seat: seat.seat, name: seat.name, account: seat.account });
       }
       status.textContent = "";
-      onCreated(table);
+      // Against bots alone there is nobody to invite: straight to the table.
+      if (seatSpecs.filter((spec) => spec === "human").length === 1) location.assign(`/?table=${table.id}`);
+      else onCreated(table);
     } catch (error) {
       status.textContent = error.message;
       status.classList.add("error");
@@ -157,13 +160,19 @@ function seatsText(table) {
 
 function tableRow(table) {
   const actions = [];
+  const held = savedSeat(table.id);
   if (table.status === "finished") {
     actions.push(h("a", { class: "button", href: `/?replay=${table.id}` }, "Replay"));
+  } else if (held) {
+    // A seat this browser holds (its token kept in localStorage): back to it, not to a spectator's view.
+    actions.push(h("a", { class: "button primary resume", href: `/?table=${table.id}` }, "Resume"));
   } else {
     if (table.status === "open") actions.push(h("a", { class: "button primary", href: `/?table=${table.id}` }, "Join"));
     actions.push(h("a", { class: "button", href: `/?table=${table.id}&watch=1` }, "Watch"));
   }
-  const result = table.result ? ` — winner${table.result.winners.length > 1 ? "s" : ""}: seat ${table.result.winners.join(", ")}` : "";
+  const names = seatNames(table.seats);
+  const winners = table.result ? table.result.winners.map((w) => names[w]) : [];
+  const result = winners.length ? ` — ${winners.length > 1 ? "shared win" : "winner"}: ${winners.join(", ")}` : "";
   return h("li", { class: "table-row", "data-table": table.id },
     h("div", {}, h("strong", {}, table.title), ` · ${table.status}${result}`,
       table.deal && table.deal.fixed ? h("span", { class: "tag fixed-deal", title: "the table's creator chose the deal" }, "fixed deal") : null,
@@ -174,7 +183,10 @@ function tableRow(table) {
 
 async function refreshTables(container) {
   const [live, finished] = await Promise.all([call("/api/tables"), call("/api/tables?status=finished")]);
+  const mine = live.filter((table) => savedSeat(table.id));
   clear(container).append(
+    mine.length ? h("h2", {}, "My tables") : null,
+    mine.length ? h("ul", { class: "tables", id: "my-tables" }, ...mine.map(tableRow)) : null,
     h("h2", {}, "Open and running tables"),
     live.length ? h("ul", { class: "tables" }, ...live.map(tableRow)) : h("p", { class: "muted" }, "No table yet: create one."),
     h("h2", {}, "Finished games"),
