@@ -94,3 +94,17 @@ def test_move_kinds_and_rare_components_are_not_components() -> None:
     ]
     assert components(games, {}) == []
     assert [c.name for c in components(games, {}, minimum=2)] == ["flag: rare"]
+
+
+def test_a_component_every_seat_took_has_nothing_to_compare_and_says_so() -> None:
+    games = [
+        game_record(i, ["a", "b"], [1, 0], [i % 2], [1, 2], features=[{"flag: all": 1.0}, {"flag: all": 2.0}])
+        for i in range(20)
+    ]
+    (everyone,) = components(games, {"a": "bot", "b": "bot"})
+    assert not everyone.informative and everyone.verdict() == "" and everyone.taken.rate == 1.0
+    from parlour.arena import report
+    from parlour.arena.stats import summarize
+
+    page = report.render("t", [], [("", summarize(games, ["a", "b"], ["bot", "bot"]))])
+    assert "— (no seat of an agent took it while another did not)" in page

@@ -62,6 +62,7 @@ class Component:
     p_value: float  # Cochran-Mantel-Haenszel, two-sided
     q_value: float = 1.0  # Benjamini-Hochberg adjusted over every component of the run
     by_agent: dict[str, Rate] = field(default_factory=dict)  # takers' wins per agent spec
+    informative: bool = True  # some agent and seat had both takers and non-takers to compare
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -152,6 +153,7 @@ def _component(name: str, seats: Sequence[tuple[Stratum, Mapping[str, float], bo
         error=error,
         p_value=p_value,
         by_agent=dict(sorted(by_agent.items())),
+        informative=any(table.takers and table.others for table in tables.values()),
     )
 
 

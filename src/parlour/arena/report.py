@@ -256,6 +256,8 @@ def _component_cells(component: Component | None) -> list[str]:
         return ["—"] * 6
     low, high = component.interval
     difference = f"{100 * component.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+    if not component.informative:
+        difference = "— (no seat of an agent took it while another did not)"
     cells = [_pct(component.taken), _pct(component.takers), _pct(component.others) if component.others.games else "—"]
     return [*cells, difference, f"{component.q_value:.3g}", component.verdict()]
 
@@ -327,26 +329,35 @@ def _section(anchor: str, title: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{html.escape(title)}</h2>{body}</section>'
 
 
-def render(title: str, facts: Sequence[tuple[str, str]], labelled: Labelled) -> str:
-    """The whole report. `facts` are the lines of the header (game, options, agents, seed…)."""
-    header = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts)
+def body(labelled: Labelled) -> str:
+    """Every section of a tournament's (or a comparison's) report, without the page around them."""
     if not any(summary.games for _, summary in labelled):
-        body = "<p>No game has been played yet.</p>"
-    else:
-        body = "".join(
-            section(labelled)
-            for section in (
-                overview_section,
-                summary_section,
-                seats_section,
-                agent_seats_section,
-                scores_section,
-                lengths_section,
-                components_section,
-                extras_section,
-            )
+        return "<p>No game has been played yet.</p>"
+    return "".join(
+        section(labelled)
+        for section in (
+            overview_section,
+            summary_section,
+            seats_section,
+            agent_seats_section,
+            scores_section,
+            lengths_section,
+            components_section,
+            extras_section,
         )
+    )
+
+
+def page(title: str, facts: Sequence[tuple[str, str]], content: str) -> str:
+    """A whole self-contained HTML page: the title, the header's `facts` and the content."""
+    header = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts)
     return (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-        f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1><table>{header}</table>{body}</body></html>\n"
+        f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1><table>{header}</table>{content}"
+        "</body></html>\n"
     )
+
+
+def render(title: str, facts: Sequence[tuple[str, str]], labelled: Labelled) -> str:
+    """The whole report. `facts` are the lines of the header (game, options, agents, seed…)."""
+    return page(title, facts, body(labelled))

@@ -103,6 +103,7 @@ class Trial:
     values: dict[str, Number]
     measures: dict[str, float] = field(default_factory=dict)
     error: str = ""
+    reached: float | None = None  # the last score reported to the pruner (a pruned trial's)
 
 
 @dataclass
@@ -301,6 +302,9 @@ def trials_of(study: Any) -> list[Trial]:
                 values={name: round(v, 12) if isinstance(v, float) else v for name, v in trial.params.items()},
                 measures=dict(trial.user_attrs.get("measures", {})),
                 error=str(trial.user_attrs.get("error", "")),
+                reached=trial.intermediate_values[max(trial.intermediate_values)]
+                if trial.intermediate_values
+                else None,
             )
         )
     return found

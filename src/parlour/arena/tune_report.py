@@ -25,9 +25,11 @@ def history_figure(trials: Sequence[Trial]) -> object:
     for _, value in complete:
         best.append(min(best[-1], value) if best else value)
     axes.step([n for n, _ in complete], best, where="post", color="C3", label="best so far")
-    pruned = [trial.number for trial in trials if trial.state == "pruned"]
-    if pruned:
-        axes.scatter(pruned, [0.0] * len(pruned), marker="x", color="grey", s=14, label="pruned")
+    pruned = [
+        (trial.number, trial.reached) for trial in trials if trial.state == "pruned" and trial.reached is not None
+    ]
+    if pruned:  # drawn at the score they had when the pruner stopped them
+        axes.scatter([n for n, _ in pruned], [v for _, v in pruned], marker="x", color="grey", s=18, label="pruned")
     axes.set_xlabel("trial")
     axes.set_ylabel("score (weighted penalty; 0 meets every objective)")
     axes.legend(fontsize="small")
@@ -55,8 +57,8 @@ def importance_section(outcome: Outcome) -> str:
         body = "<p>Too few finished trials (or values) to tell which parameters matter.</p>"
     else:
         body = report._png(importance_figure(outcome.importances))
-        body += "<p class=\"note\">Optuna's fANOVA importances: how much of the score's variation over the"
-        body += " trials each parameter explains.</p>"
+        body += "<p class=\"note\">Optuna's PED-ANOVA importances: how far each parameter's values among the"
+        body += " best trials stand apart from its values over all finished trials (they add up to 1).</p>"
     return report._section("importances", "Parameter importances", body)
 
 
