@@ -1,8 +1,9 @@
 // Hatflings!: the 6×6 dance floor with scenery, puddles, the pig and the halflings (hat colour and
 // kind), the start zones, and each captain's pools of halflings beside it.
 //
-// Clicks: a halfling from your pool, then a square to place it; one of your halflings, then where
-// it jumps (or which way a greedy one pushes); a square for a scenery object, a puddle or the pig.
+// Clicks: a halfling from your pool, then a square to place it (the greedy one also on your own
+// edge halfling, to push the line in); one of your halflings, then where it jumps; a square for a
+// scenery object, a puddle or the pig.
 
 import { h, s, svg, target } from "/js/dom.js";
 
@@ -199,7 +200,9 @@ export default {
     switch (action.kind) {
       case "scene": return [`obj:${action.object}`, `sq:${action.square}`];
       case "place": return [`kind:${action.halfling}`, `sq:${action.square}`];
-      case "greedy": return [`sq:${action.square}`, `dir:${action.direction}`];
+      // Greedy entry as a player thinks of it: the greedy halfling from the pool, then the edge
+      // halfling it pushes in from (on a corner both directions are then offered as buttons).
+      case "greedy": return ["kind:greedy", `sq:${action.square}`];
       case "jump": return [`sq:${action.origin}`, `sq:${action.to}`];
       case "pig setup": case "puddle": case "pig": return [`sq:${action.square}`];
       default: return [];
@@ -217,7 +220,6 @@ export default {
     if (kind === "sq") return value;
     if (kind === "kind") return `a ${value} halfling`;
     if (kind === "obj") return `a ${value}`;
-    if (kind === "dir") return `greedy push ${value} (shoves the line of halflings ${value})`;
     return key;
   },
 
@@ -227,7 +229,7 @@ export default {
     if (kinds.has("pig setup")) return "choose the pig's starting square.";
     if (kinds.has("puddle")) return "choose where the clumsy halfling's puddle goes.";
     if (kinds.has("pig")) return "move the pig: choose its square.";
-    const greedy = kinds.has("greedy") ? " Your greedy halfling can also push a line: click it on the floor, then a push direction." : "";
+    const greedy = kinds.has("greedy") ? " Your greedy halfling can also push a line in: pick it from your pool, then one of your halflings on the edge." : "";
     return "pick a halfling from your pool and a square, or one of your halflings to jump with." + greedy;
   },
 
