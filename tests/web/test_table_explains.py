@@ -413,3 +413,42 @@ def test_hatairo_palette_chips_are_large_enough_to_tap_on_a_phone(
     chips = page.evaluate(PALETTE_CHIPS)
     assert len(chips) == 8, chips
     assert all(min(width, height) >= 44 for _, width, height in chips), chips
+
+
+GREEDY_PICKS = """async () => {
+  const module = (await import("/games/hatflings/board.js")).default;
+  const { Picker } = await import("/js/picker.js");
+  const played = [];
+  const picker = new Picker(module, (action) => played.push(action.label));
+  const action = (id, kind, label, params) => ({ id, kind, label, ...params });
+  picker.reset([
+    action(1, "place", "place greedy at b2", { halfling: "greedy", square: "b2" }),
+    action(2, "greedy", "greedy push at c1 north", { square: "c1", direction: "north" }),
+    action(3, "greedy", "greedy push at a1 north", { square: "a1", direction: "north" }),
+    action(4, "greedy", "greedy push at a1 east", { square: "a1", direction: "east" }),
+  ]);
+  const steps = [];
+  steps.push(picker.click("kind:greedy"), [...picker.nextKeys()].sort().join(" "));
+  steps.push(picker.click("sq:c1"), played.join());
+  picker.reset(picker.legal);
+  picker.click("kind:greedy");
+  steps.push(picker.click("sq:a1"), picker.finished().map((a) => a.label).join(" | "));
+  return steps;
+}"""
+
+
+def test_the_greedy_push_starts_from_the_greedy_halfling_of_the_pool(
+    server: Server, open_page: Callable[..., Any]
+) -> None:
+    """Picking the greedy halfling, then one's own edge halfling pushes the line in (issue: it was
+    refused as "c1 already holds a halfling"); on a corner both push directions are offered."""
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "hatflings", ["random"])
+    assert page.evaluate(GREEDY_PICKS) == [
+        "step",
+        "sq:a1 sq:b2 sq:c1",
+        "played",
+        "greedy push at c1 north",
+        "step",
+        "greedy push at a1 north | greedy push at a1 east",
+    ]
