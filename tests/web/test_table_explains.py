@@ -452,3 +452,32 @@ def test_the_greedy_push_starts_from_the_greedy_halfling_of_the_pool(
         "step",
         "greedy push at a1 north | greedy push at a1 east",
     ]
+
+
+END_SCREEN = """async ([result, seat]) => {
+  const { scoreTable } = await import("/js/scores.js");
+  const words = await (await fetch("/api/games/yamatai/components")).json();
+  const seats = [{ kind: "human", name: "Ann", taken: true }, { kind: "bot", agent: "random" }];
+  return scoreTable(result, seats, { seat, tiebreak: words.tiebreak }).innerText;
+}"""
+
+
+def test_the_end_explains_a_tie_break_in_the_players_terms(server: Server, open_page: Callable[..., Any]) -> None:
+    """A Yamataï 50–50 decided by the tie-break: the loser reads "You lost", the points tied and the
+    game's tie-break sentence; a tie the tie-break leaves is a shared win; the breakdown is shown."""
+    tiebreak = server.http.get("/api/games/yamatai/components").json()["tiebreak"]
+    page = open_page(server.url + "/")
+    scores = [
+        {"total": 50, "breakdown": {"buildings": 30, "specialists": 20}},
+        {"total": 50, "breakdown": {"buildings": 40, "specialists": 10}},
+    ]
+    lost = page.evaluate(END_SCREEN, [{"winners": [1], "scores": scores}, 0])
+    assert lost.startswith("You lost: random bot wins")
+    assert "Equal on 50 points, decided by the tie-break." in lost and tiebreak in lost
+    assert "buildings" in lost and "specialists" in lost and "You" in lost
+    won = page.evaluate(END_SCREEN, [{"winners": [0], "scores": scores}, 0])
+    assert won.startswith("You won!")
+    shared = page.evaluate(END_SCREEN, [{"winners": [0, 1], "scores": scores}, 0])
+    assert shared.startswith("Shared win: You and random bot") and "the win is shared" in shared
+    clear = page.evaluate(END_SCREEN, [{"winners": [0], "scores": [scores[0], {**scores[1], "total": 40}]}, 0])
+    assert "tie-break" not in clear
