@@ -132,8 +132,9 @@ class TablePage {
     this.board = h("div", { class: "board-area", id: "board", role: "region", "aria-label": "The table", tabindex: "0" });
     this.choices = h("div", { class: "choices", id: "choices", role: "group", "aria-label": "Moves that are not on the board" });
     this.backButton = h("button", { type: "button", id: "back", onclick: () => this.back() }, "← Back");
-    // Takes back a step the server holds tentative (shown only while there is one: servers run with --undo).
-    this.undoButton = h("button", { type: "button", id: "undo", hidden: true, onclick: () => this.socket.send({ type: "undo" }) }, "↶ Undo step");
+    // Takes back a step the server holds tentative (shown only while there is one; off with --no-undo).
+    const undoHelp = "Take back your last step. Only you see this turn's steps until the turn passes or one shows something hidden; then they stay.";
+    this.undoButton = h("button", { type: "button", id: "undo", hidden: true, title: undoHelp, onclick: () => this.socket.send({ type: "undo" }) }, "↶ Undo step");
     this.moveSelect = h("select", { id: "moves", "aria-label": "Every legal move" });
     this.playButton = h("button", { type: "button", id: "play-move", class: "primary", onclick: () => this.playSelected() }, "Play");
     this.hintButton = h("button", { type: "button", id: "hint", onclick: () => this.hint() }, "Hint");
