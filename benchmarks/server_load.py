@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -161,12 +162,24 @@ async def client(number: int, base: str, args: argparse.Namespace, tally: Tally,
                 await asyncio.sleep(0.5)
 
 
+def cpu_seconds(pids: list[int]) -> float | None:
+    """User and system CPU the server processes have used (Linux's /proc; None elsewhere)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return total
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, bases: list[str]) -> dict[str, Any]:
+async def run(args: argparse.Namespace, bases: list[str], pids: list[int] | None = None) -> dict[str, Any]:
     tally = Tally()
     clock = Clock(asyncio.Event())
     clients = [asyncio.create_task(client(n, bases[n % len(bases)], args, tally, clock)) for n in range(args.clients)]
@@ -175,10 +188,16 @@ async def run(args: argparse.Namespace, bases: list[str]) -> dict[str, Any]:
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)  # let the last hellos be answered
     started = time.monotonic()
+    cpu_before = cpu_seconds(pids or [])
     clock.until = started + args.seconds
     clock.started.set()
     await asyncio.gather(*clients)
     elapsed = time.monotonic() - started
+    cpu_after = cpu_seconds(pids or [])
+    # The servers' own CPU per action (a busy machine slows them, but does not change this much).
+    cpu_ms = None
+    if pids and cpu_before is not None and cpu_after is not None and tally.actions:
+        cpu_ms = round(1000 * (cpu_after - cpu_before) / tally.actions, 2)
     latencies = tally.latencies or [float("nan")]
     return {
         "clients": args.clients,
@@ -191,6 +210,7 @@ async def run(args: argparse.Namespace, bases: list[str]) -> dict[str, Any]:
         "moves_per_s": round(len(tally.latencies) / elapsed, 1),
         "actions_per_s": round(tally.actions / elapsed, 1),
         "games_finished": tally.games,
+        "server_cpu_ms_per_action": cpu_ms,
         "latency_ms": {
             "p50": round(1000 * statistics.median(latencies), 1),
             "p90": round(1000 * percentile(latencies, 0.90), 1),
@@ -235,7 +255,8 @@ def main() -> None:
         try:
             for server, port, log in zip(servers, ports, logs, strict=True):
                 wait_for(server, port, log)
-            result = asyncio.run(run(args, [f"http://{HOST}:{port}" for port in ports]))
+            bases = [f"http://{HOST}:{port}" for port in ports]
+            result = asyncio.run(run(args, bases, [server.pid for server in servers]))
         finally:
             for server in servers:
                 server.terminate()
@@ -253,7 +274,8 @@ def report(result: dict[str, Any], as_json: bool) -> None:
         f"{result['clients']} clients on {result['processes']} process(es), {result['game']} vs {result['bots']},"
         f" think {result['think_s']} s,"
         f" {result['seconds']} s: {result['moves']} moves ({result['moves_per_s']}/s),"
-        f" {result['actions_per_s']} actions/s with bots, {result['games_finished']} games finished\n"
+        f" {result['actions_per_s']} actions/s with bots, {result['games_finished']} games finished,"
+        f" server CPU {result['server_cpu_ms_per_action']} ms per action\n"
         f"submit-to-broadcast latency: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms,"
         f" max {lat['max']} ms; errors: {result['errors'] or 'none'}"
     )
