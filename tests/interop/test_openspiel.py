@@ -368,3 +368,23 @@ def test_observation_tensor_is_pyspiels_own_values_as_an_array(name: str, player
         assert np.array_equal(state.observation_tensor(), state.observation_tensor(state.current_player()))
     with pytest.raises(pyspiel.SpielError, match="player must be"):
         state.observation_tensor(players)
+
+
+@pytest.mark.parametrize(("name", "players"), [("hatairo", 3), ("yamatai", 4), ("hanbok_runway", 2)])
+def test_the_all_players_tensor_is_every_seats_tensor_round_the_table(name: str, players: int) -> None:
+    game = openspiel.load(name, players=players, seed=2)
+    state = play(game.new_initial_state(), 40, np.random.RandomState(1))
+    everyone = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+        ),
+    )
+    engine_state = state.engine_state
+    for seat in range(players):
+        everyone.set_from(state, seat)
+        expected = [
+            observation_tensor(engine_state.game, engine_state.view((seat + k) % players), (seat + k) % players)
+            for k in range(players)
+        ]
+        assert np.array_equal(everyone.tensor, np.concatenate(expected))
