@@ -51,8 +51,11 @@ class Screen:
     colour: bool = False
 
     @classmethod
-    def of(cls, stream: TextIO = sys.stdout) -> Screen:
-        """The terminal `stream` writes to; colour only on a terminal, never with NO_COLOR set (no-color.org)."""
+    def of(cls, stream: TextIO | None = None) -> Screen:
+        """The terminal `stream` (standard output) writes to; colour only on a terminal, never with NO_COLOR
+        set (no-color.org). Standard output is looked up at each call: bound as a default it would be the
+        stream of whoever imported this module first (a test runner's, since closed)."""
+        stream = sys.stdout if stream is None else stream
         size = shutil.get_terminal_size()
         tty = hasattr(stream, "isatty") and stream.isatty()
         colour = tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
