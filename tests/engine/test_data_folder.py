@@ -154,8 +154,8 @@ def test_a_record_naming_unknown_data_by_hash_alone_is_refused(tmp_path: Path) -
 def test_an_old_record_without_a_data_field_still_replays() -> None:
     state = playout("hanbok_runway", 5)
     record = full_record(state)
+    assert "data" not in record["options"]  # the built-in data is no option value: options read as before
     del record["data"]
-    del record["options"]["data"]
     assert verify(record).history == state.history
 
 
@@ -190,9 +190,13 @@ def test_a_folder_that_lacks_a_file_or_does_not_exist_is_refused(tmp_path: Path)
         load_game("hanbok_runway", data=str(tmp_path / "mine"))
 
 
-def test_the_data_option_is_checked_like_every_option() -> None:
+def test_the_data_option_is_checked_like_every_option(tmp_path: Path) -> None:
     with pytest.raises(InvalidOption, match="option data takes str, got 3"):
         load_game("yamatai", data=3)
+    # at its default (the built-in data) it is left out of the game's options; a folder is kept there
+    assert load_game("yamatai", data="").options == {"players": 4, "max_rounds": 30}
+    folder = str(data.export(package("yamatai"), tmp_path / "mine")[0].parent)
+    assert load_game("yamatai", data=folder).options == {"players": 4, "max_rounds": 30, "data": folder}
 
 
 def test_a_folder_is_parsed_once_per_content(tmp_path: Path) -> None:

@@ -93,13 +93,21 @@ def _span(choices: Sequence[Any]) -> str:
 
 
 def validate_options(game: str, declared: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the full option dict (defaults filled in) or raise InvalidOption naming the problem."""
+    """Return the full option dict (defaults filled in, host-only options only when set) or raise
+    InvalidOption naming the problem."""
     by_name = {option.name: option for option in declared}
     for name in given:
         if name not in by_name:
             known = ", ".join(sorted(by_name)) or "none"
             raise InvalidOption(f"{game} has no option {name!r} (its options: {known})")
-    return {
+    settled = {
         option.name: option.parse(game, given[option.name]) if option.name in given else option.default
         for option in declared
+    }
+    # A host-only option at its default (the built-in data) is left out, so that a game's options,
+    # and the records and digests made of them, read as they did before the option existed.
+    return {
+        name: value
+        for name, value in settled.items()
+        if not (by_name[name].host_only and value == by_name[name].default)
     }
