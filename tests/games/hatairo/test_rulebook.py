@@ -411,7 +411,7 @@ def test_appendix_type_II_any_to_colour_tile() -> None:
 
 def test_options_map_from_the_command_line() -> None:
     game = load_game("hatairo", players="3", beginner="true", variant="motif")
-    assert game.options == {"players": 3, "beginner": True, "variant": "motif", "data": ""}
+    assert game.options == {"players": 3, "beginner": True, "variant": "motif"}
     with pytest.raises(InvalidOption, match="takes 1-4 players"):
         load_game("hatairo", players=5)
     with pytest.raises(InvalidOption, match="drafting variant needs 2-4 players"):

@@ -50,7 +50,7 @@ def test_a_person_types_action_labels() -> None:
 def test_bench_and_rules() -> None:
     result = runner.invoke(app, ["bench", "yamatai", "--players", "2", "--seconds", "0.2", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["options"] == {"players": 2, "max_rounds": 30, "data": ""}
+    assert json.loads(result.output)["options"] == {"players": 2, "max_rounds": 30}
     shown = runner.invoke(app, ["rules", "yamatai"])
     assert shown.exit_code == 0 and "R47" in shown.output
     refused = runner.invoke(app, ["bench", "yamatai", "--players", "5", "--seconds", "0.1"])
