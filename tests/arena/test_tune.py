@@ -93,6 +93,7 @@ def test_a_data_study_writes_the_best_data_folder_the_game_loads(tmp_path: Path)
     assert load_game("hatflings", data=str(best)).options["general_pool_size"] == chosen
     note = json.loads((tmp_path / "study" / "tune.json").read_text(encoding="utf-8"))
     assert note["space"][0]["base"] == 24 and note["options"] == {}
+    assert study.trials[0].params == {"scene_default.toml supply.general_pool_size": 24}  # the base comes first
     assert not (tmp_path / "study" / "trials").exists()  # the trials' own folders are gone
 
 

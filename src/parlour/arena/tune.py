@@ -339,7 +339,9 @@ def tune(
     if budget.trials is None and budget.minutes is None:
         raise ArenaError("give a budget: --trials N (the study's total) or --minutes M, or both")
     study = open_study(setup, folder, resume, running)
-    finished = len([t for t in study.get_trials(deepcopy=False) if t.state.name != "RUNNING"])
+    if not study.get_trials(deepcopy=False):
+        enqueue_base(study, setup)
+    finished = len([t for t in study.get_trials(deepcopy=False) if t.state.name not in ("RUNNING", "WAITING")])
     remaining = None if budget.trials is None else max(0, budget.trials - finished)
     counter = [0]
     started = time.perf_counter()
@@ -371,6 +373,22 @@ def tune(
         shutil.rmtree(target, ignore_errors=True)
         write_data(target, setup.space.apply(setup.base_files, {**base_values(setup), **best.values}))
     return Outcome(folder, trials, best, counter[0], seconds, importances(study))
+
+
+def enqueue_base(study: Any, setup: Setup) -> None:
+    """A new study's first trial plays the base values, where they lie within the space's bounds,
+    so the history starts from where the designer stands."""
+    values = base_values(setup)
+    inside = {p.label: values[p.label] for p in setup.space.parameters if p.low <= p.base <= p.high and _on_step(p)}
+    if inside:
+        study.enqueue_trial(inside)
+
+
+def _on_step(parameter: Parameter) -> bool:
+    if not parameter.step:
+        return True
+    steps = (parameter.base - parameter.low) / parameter.step
+    return abs(steps - round(steps)) < 1e-9
 
 
 def base_values(setup: Setup) -> dict[str, Number]:
