@@ -106,7 +106,7 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
 # compares the two over many random positions), for adapters that want a tensor at every step.
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def _plan(game: Game) -> tuple[int, int, int, int, tuple[int, ...], tuple[float, ...]]:
     """Block sizes of the layout `encode` builds: a token, a colour, a designer, and where the
     designers start; each fabric kind's slot, and each token's position value (position / 6)."""

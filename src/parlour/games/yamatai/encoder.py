@@ -174,7 +174,7 @@ class _Plan:
         self.end_slot = {code: index for index, code in enumerate(END_REASONS)}
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def _plan(game: Game) -> _Plan:
     return _Plan(game)
 
