@@ -325,3 +325,12 @@ def test_a_hatflings_folder_with_a_smaller_supply_bounds_the_interactive_scene(t
     assert load_game("hatflings", scene="interactive", num_objects=8).options["num_objects"] == 8
     with pytest.raises(InvalidOption, match="num_objects must be between 3 and the 7 objects of the supply, got 8"):
         load_game("hatflings", data=str(folder), scene="interactive", num_objects=8)
+
+
+def test_a_data_file_over_the_size_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = data.export(package("hatflings"), tmp_path / "mine")[0].parent
+    monkeypatch.setattr(data, "MAX_FILE_BYTES", 1_000)  # the real limit is 4 MB; the game's files are smaller
+    with pytest.raises(DataError, match=r"components\.csv: larger than 1000 bytes, too large for a data file"):
+        load_game("hatflings", data=str(folder))
+    monkeypatch.setattr(data, "MAX_FILE_BYTES", 4_000_000)
+    assert load_game("hatflings", data=str(folder)).data.digest == data.built_in(package("hatflings")).digest  # type: ignore[attr-defined]

@@ -71,7 +71,7 @@ class DataSet:
 
     def where(self, filename: str) -> str:
         """The file as an error names it: a folder's files with their path, the built-in ones by name."""
-        return filename if self.built_in or self.origin.startswith(STORED_PREFIX) else str(Path(self.origin) / filename)
+        return filename if self.origin in ("built-in", RECORD_ORIGIN) else str(Path(self.origin) / filename)
 
 
 def digest_of(files: Mapping[str, str]) -> str:
