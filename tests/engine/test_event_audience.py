@@ -6,6 +6,8 @@ redacted counterpart for everyone else, so that each viewer reads the move exact
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from parlour.engine import Event, State, secret
@@ -95,3 +97,29 @@ def test_hanbok_face_down_token_reads_with_its_value_for_the_earner_alone() -> N
     events = state.apply("peek at green 2")
     value = state.value[hanbok.token("green", 2)]
     assert_one_line_each(state, events, 0, {"peek"}, f"green 2 in the queue: {value:+d}", "peeks at green 2")
+
+
+def test_hatairo_laying_a_topography_tile_reads_once_for_its_player_and_once_for_the_rest() -> None:
+    state = hatairo.new(3)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])  # Red keeps her three cards
+    laid = [action for action in state.legal_actions() if action.kind == "topography"]
+    # Which tile and which column: the others read the same line whatever she chose (R5, P5).
+    told = set()
+    for action in (laid[0], laid[-1]):
+        trial = state.clone()
+        events = trial.apply(action)
+        tile, column = action.label.removeprefix("topography ").split(" under column ")
+        mine = f"you put your {tile} tile under column {column}"
+        assert_one_line_each(trial, events, 0, {"topography", "topography_hidden"}, mine, "Red lays a topography tile")
+        told.add(tuple(json.dumps(e.to_json(), sort_keys=True) for e in events if e.visible_to(1)))
+    assert len(told) == 1 and laid[0].label != laid[-1].label
+
+
+def test_hatairo_every_set_up_decision_of_a_player_is_told_to_the_others() -> None:
+    state = hatairo.new(2)
+    while not state.revealed:
+        seat = state.current_player()
+        events = state.apply(state.legal_actions()[-1])
+        if not state.revealed:
+            assert any(e.visible_to(1 - seat) and e.visible_to(None) for e in events), events

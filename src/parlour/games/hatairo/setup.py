@@ -63,8 +63,13 @@ class SetUp(HatairoPosition):
 
     def _place_topography(self, board: Board, topo: int, column: int, events: list[Event]) -> None:
         self._put_tile(board, topo, column)
+        seat = self.to_move
         text = f"you put your {TOPOGRAPHIES[topo]} tile under column {column + 1}"
-        events.append(self._event("topography", text, (self.to_move,), topography=topo, column=column))
+        mine = self._event("topography", text, topography=topo, column=column)
+        # The others learn only that a tile went down: every player lays the same number of tiles
+        # (P5), so the fact tells nothing, while which tile and where stay hers until the reveal (R5).
+        theirs = self._event("topography_hidden", f"{self._who(seat)} lays a topography tile")
+        events.extend(secret(seat, mine, theirs))
         self._auto_topography(board, events)
 
     def _next_setup_seat(self, events: list[Event]) -> None:
