@@ -252,7 +252,9 @@ export default {
 
   draw(view, context) {
     const turn = view.turn || {};
-    const order = view.turn_order.map((c, i) => (i === view.turn_index ? `[${c}]` : c)).join(" → ");
+    // The turn order by the players' names (their colours are the mats' and boats' business).
+    const names = Object.fromEntries(view.mats.map((mat, seat) => [mat.colour, (context.names || [])[seat] || mat.colour]));
+    const order = view.turn_order.map((c, i) => (i === view.turn_index ? `[${names[c] || c}]` : names[c] || c)).join(" → ");
     const hand = drawHand(view);
     return h("div", { class: "yamatai" },
       h("p", { class: "muted" }, `Round ${view.round} · turn order ${order} · phase: ${turn.phase || "–"}${turn.fleet_tile ? ` · fleet tile ${turn.fleet_tile}` : ""} · reserve ${RESOURCES.map((r) => `${r} ${view.reserve[r]}`).join(", ")} · sacred ground ${view.sacred_ground_left}${view.end_reason ? ` · ended: ${view.end_reason}` : ""}`),
