@@ -5,6 +5,7 @@ the cards being discarded at a Pass step and the phase."""
 
 from __future__ import annotations
 
+import array
 import functools
 from collections.abc import Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any
@@ -106,39 +107,62 @@ def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
 # compares the two over many random positions), for adapters that want a tensor at every step.
 
 
+class _Plan:
+    """The layout `encode` builds, for one game (built once): block sizes of a token, a colour and
+    a designer, where the designers start, each fabric kind's slot, each token's position value
+    (position / 6), and per colour its whole queue's blocks with only what never changes while a
+    token waits there (present, colour, position), copied in one slice for the tokens left."""
+
+    def __init__(self, game: Game) -> None:
+        comps = game.components  # type: ignore[attr-defined]
+        colours, kinds = _names(game)
+        count, per_colour = len(colours), comps.tokens_per_colour
+        self.token = count + 7
+        self.colour = 2 + per_colour * self.token
+        self.designer = (
+            len(SYMBOLS) + len(kinds) + 1 + comps.max_sets_per_player * (len(SYMBOLS) + len(kinds) + self.token)
+        )
+        self.designers_at = len(comps.colours) * self.colour
+        self.kind_slots = tuple(kinds.slots[label] for label in comps.kind_labels)
+        self.positions = tuple((token % per_colour + 1) / 6 for token in range(len(comps.colours) * per_colour))
+        self.queues: list[array.array[float]] = []
+        for colour in range(len(comps.colours)):
+            queue = array.array("f", bytes(4 * per_colour * self.token))
+            for position in range(per_colour):
+                at = position * self.token
+                queue[at] = 1.0
+                queue[at + 1 + colour] = 1.0
+                queue[at + 1 + count] = (position + 1) / 6
+            self.queues.append(queue)
+
+
 @functools.lru_cache(maxsize=64)
-def _plan(game: Game) -> tuple[int, int, int, int, tuple[int, ...], tuple[float, ...]]:
-    """Block sizes of the layout `encode` builds: a token, a colour, a designer, and where the
-    designers start; each fabric kind's slot, and each token's position value (position / 6)."""
-    comps = game.components  # type: ignore[attr-defined]
-    colours, kinds = _names(game)
-    token = len(colours) + 7
-    colour = 2 + comps.tokens_per_colour * token
-    designer = len(SYMBOLS) + len(kinds) + 1 + comps.max_sets_per_player * (len(SYMBOLS) + len(kinds) + token)
-    designers_at = len(comps.colours) * colour
-    kind_slots = tuple(kinds.slots[label] for label in comps.kind_labels)
-    per_colour = comps.tokens_per_colour
-    positions = tuple((token_id % per_colour + 1) / 6 for token_id in range(len(comps.colours) * per_colour))
-    return token, colour, designer, designers_at, kind_slots, positions
+def _plan(game: Game) -> _Plan:
+    return _Plan(game)
 
 
 def _write_tokens(
-    state: HanbokRunwayState, seat: int | None, placed: list[tuple[int, int]], out: MutableSequence[float]
+    state: HanbokRunwayState,
+    seat: int | None,
+    placed: list[tuple[int, int]],
+    out: MutableSequence[float],
+    queued: bool = False,
 ) -> None:
     """The block `_token` writes for each (token, where its block starts), as the view shows the
     token to `seat`: who knows it is public, its value only to those who know it (a spectator:
-    face-up values only)."""
+    face-up values only). `queued`: the blocks' present, colour and position are written already."""
     comps = state.game.components
     count = len(comps.colours)
     per_colour = comps.tokens_per_colour
-    positions = _plan(state.game)[5]
+    positions = _plan(state.game).positions
     me = 0 if seat is None else seat
     other = 1 - me
     face_up, known, value = state.face_up, state.known, state.value
     for token, at in placed:
-        out[at] = 1.0
-        out[at + 1 + token // per_colour] = 1.0
-        out[at + 1 + count] = positions[token]
+        if not queued:
+            out[at] = 1.0
+            out[at + 1 + token // per_colour] = 1.0
+            out[at + 1 + count] = positions[token]
         up = face_up[token]
         if up:
             out[at + 2 + count] = 1.0
@@ -159,19 +183,26 @@ def write(state: HanbokRunwayState, seat: int | None, out: MutableSequence[float
     game = state.game
     me = 0 if seat is None else seat
     comps = game.components
-    token_size, colour_size, designer_size, at, kind_slots, _ = _plan(game)
+    plan = _plan(game)
+    token_size, at, kind_slots = plan.token, plan.designers_at, plan.kind_slots
     per_colour = comps.tokens_per_colour
     symbols, kinds = len(SYMBOLS), len(kind_slots)
-    placed: list[tuple[int, int]] = []  # (token, where its block starts)
+    queued: list[tuple[int, int]] = []  # (token, where its block starts) of the tokens in the queues
     for colour, trophies in enumerate(comps.vp_trophies):
-        start = colour * colour_size
+        start = colour * plan.colour
         if trophies:
             out[start] = trophies / 5
         if state.additional[colour]:
             out[start + 1] = state.additional[colour] / 3
-        first = colour * per_colour
-        for position in range(state.taken[colour], per_colour):
-            placed.append((first + position, start + 2 + position * token_size))
+        taken, first = state.taken[colour], colour * per_colour
+        if taken < per_colour:
+            out[start + 2 + taken * token_size : start + 2 + per_colour * token_size] = plan.queues[colour][
+                taken * token_size :
+            ]
+        for position in range(taken, per_colour):
+            queued.append((first + position, start + 2 + position * token_size))
+    _write_tokens(state, seat, queued, out, queued=True)
+    made_sets: list[tuple[int, int]] = []  # the same for the tokens in the sets
     for player in (me, 1 - me):
         for symbol, count in enumerate(state.tableau_style[player]):
             if count:
@@ -188,10 +219,10 @@ def write(state: HanbokRunwayState, seat: int | None, out: MutableSequence[float
         ):
             out[made + symbol] = 1.0
             out[made + symbols + kind_slots[kind]] = 1.0
-            placed.append((token, made + symbols + kinds))
+            made_sets.append((token, made + symbols + kinds))
             made += symbols + kinds + token_size
-        at += designer_size
-    _write_tokens(state, seat, placed, out)
+        at += plan.designer
+    _write_tokens(state, seat, made_sets, out)
     out[at + state.phase] = 1.0
     at += len(PHASE_NAMES)
     if state.current_player() == me:
