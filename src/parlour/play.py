@@ -400,17 +400,25 @@ class TerminalSession:
     def _steps(self, seat: int, action: Action | None, events: Sequence[Event], watcher: int | None) -> list[str]:
         """What `watcher` may see of a move: its events, or its label, or that there was a move."""
         colour = self.names.short(seat)
-        said = [_without_actor(self.names.humanise(e.text), colour) for e in events if e.visible_to(watcher)]
+        said = [self._said(e, colour, watcher) for e in events if e.visible_to(watcher)]
         if said:
             return said
         return [action.label if action is not None else "a move you cannot see"]
+
+    def _said(self, event: Event, colour: str, watcher: int | None) -> str:
+        text = _without_actor(self.names.humanise(event.text), colour)
+        return _to_reader(text) if watcher is not None and event.audience == (watcher,) else text
 
     def _told(self, seat: int, steps: Sequence[str], continuing: bool) -> str:
         bullets = [f"  - {step}" for step in steps]
         if continuing:
             return "\n".join(bullets)
         who = self.names.full(seat)
-        return f"{who}: {steps[0]}" if len(steps) == 1 else "\n".join([f"{who}:", *bullets])
+        if len(steps) == 1:
+            # A line that speaks to its reader ("You keep Peru in your atelier") is a sentence of its
+            # own: under the seat's name it would read "You (Red): you keep …".
+            return steps[0] if _speaks_to_reader(steps[0]) else f"{who}: {steps[0]}"
+        return "\n".join([f"{who}:", *bullets])
 
     def _recap(self, moves: Sequence[tuple[int, list[str]]]) -> str:
         """The moves told again, one seat's run of them under its name once."""
@@ -555,6 +563,21 @@ def _without_actor(text: str, colour: str) -> str:
     """An event's words without its actor's name in front, when told under that name."""
     rest = text[len(colour) + 1 :]
     return rest if text[: len(colour) + 1].lower() == colour.lower() + " " and rest else text
+
+
+READER = "You "
+"""How a line addressed to the seat reading it begins (a game's private "you keep …"); the lines
+for everyone name the seat instead."""
+
+
+def _to_reader(text: str) -> str:
+    """A line for its reader alone that speaks to her ("you keep Peru in your atelier") as a
+    sentence: "You keep Peru in your atelier"."""
+    return READER + text[len(READER) :] if text[: len(READER)].lower() == READER.lower() else text
+
+
+def _speaks_to_reader(step: str) -> bool:
+    return step.startswith(READER)
 
 
 def seat_names(table: Table) -> SeatNames:

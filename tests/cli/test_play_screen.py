@@ -356,10 +356,32 @@ def test_the_share_of_the_screen_the_moves_may_take_is_a_setting() -> None:
 
 def test_a_kept_card_is_told_once_to_its_keeper_and_as_a_card_to_the_others() -> None:
     seen = played("hatairo", ["human", "human"], Screen(80, 24), turns=30, players=2)
-    told = [line for line in seen.lines if line.startswith(("Red: ", "Since "))]
-    own = [line for line in told[: told.index("Since your last turn:")] if line.startswith("Red: ")]
+    told = [line for line in seen.lines if line.startswith(("Red: ", "You ", "Since "))]
+    own = told[: told.index("Since your last turn:")]
     # one line a card, and not the others' "keeps a card" as well
-    assert sum(line.startswith("Red: you keep ") for line in own) == 3 and not any("a card" in line for line in own)
-    # Yellow, handed the screen, reads Red's moves again as the table saw them: cards, not their names
+    assert sum(line.startswith("You keep ") for line in own) == 3 and not any("a card" in line for line in own)
+    # Yellow, handed the screen, reads Red's moves again as the table saw them: cards and tiles,
+    # not which ones nor where
     recap = seen.lines[seen.lines.index("Since your last turn:") + 1 :]
-    assert recap[:4] == ["Red:", "  - keeps a card", "  - keeps a card", "  - keeps a card"]
+    assert recap[:7] == ["Red:", *["  - keeps a card"] * 3, *["  - lays a topography tile"] * 3]
+
+
+def test_a_players_own_secret_reads_as_a_sentence_to_her_and_not_under_her_name() -> None:
+    seen = played("hatairo", ["human", "random"], Screen(80, 24), turns=6, players=2)
+    kept = [line for line in seen.lines if line.startswith("You keep ")]
+    laid = [line for line in seen.lines if line.startswith("You put your ")]
+    assert len(kept) == 3 and all(line.endswith(("in your palette", "in your atelier")) for line in kept)
+    assert len(laid) == 3 and all(" tile under column " in line for line in laid)
+    assert not any(re.search(r"\byou\b.*\byou (keep|put)\b", line, re.IGNORECASE) for line in seen.lines)
+
+
+def test_the_others_read_each_set_up_decision_of_a_player_without_what_she_chose() -> None:
+    seen = played("hatairo", ["random", "human"], Screen(80, 24), turns=1, players=2)
+    before = seen.lines[: seen.asked_at[0]]
+    told = [
+        line.removeprefix("Random (Red): ").removeprefix("  - ")
+        for line in before
+        if "(Red): " in line or line.startswith("  - ")
+    ]
+    assert told == [*["keeps a card"] * 3, *["lays a topography tile"] * 3]
+    assert not any("cannot see" in line for line in before)
