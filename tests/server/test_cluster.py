@@ -257,7 +257,7 @@ def test_workers_share_one_port(schema_db: str, tmp_path: Path, nodes: list[Node
             # A new connection each time: the kernel hands it to either process.
             answered.add(httpx.get(f"{node.url}/health", timeout=10).json()["process"])
         assert len(answered) == 2
-        # Both play the same tables: one opened through the port is seen by the three others.
+        # A table opened through the shared port is known to every other process too.
         table_id = open_table(node, ["human", "human"])
         assert nodes[0].http.get(f"/api/tables/{table_id}").status_code == 200
     finally:
