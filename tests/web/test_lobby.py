@@ -37,6 +37,7 @@ def test_my_tables_resume_the_seat_held_in_this_browser(server: Server, open_pag
     other.wait_for_selector(f"[data-table='{table_id}']")
     assert other.locator("#my-tables").count() == 0
     assert "Watch" in other.inner_text(f"[data-table='{table_id}']")
+    assert "Ann · random bot" in other.inner_text(f"[data-table='{table_id}']")  # names, as at the table
 
 
 def test_finished_tables_name_their_winner(server: Server, open_page: Callable[..., Any]) -> None:

@@ -155,7 +155,7 @@ function createForm(list, onCreated) {
 }
 
 function seatsText(table) {
-  return table.seats.map((s, i) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name + ratingText(table, i) : "free seat")).join(" · ");
+  return seatNames(table.seats).map((name, i) => (table.seats[i].taken && table.seats[i].kind !== "bot" ? name + ratingText(table, i) : name)).join(" · ");
 }
 
 function tableRow(table) {

@@ -29,7 +29,8 @@ export function seatName(seats, index) {
 export function logEntry(seats, step, phrase = (text) => text) {
   const who = step.actor >= 0 ? seatName(seats, step.actor) : "the game";
   const names = seatNames(seats);
-  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map((text) => phrase(nameSeats(text, names)));
+  // A line for the reader alone may speak to her ("you keep Peru in your atelier"): a sentence of its own.
+  const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map((text) => phrase(nameSeats(text, names)).replace(/^you\b/, "You"));
   // A move whose words are its seat's until the end and that told the others nothing is still listed, so none seems lost.
   const item = h("li", {}, h("strong", {}, who), step.label ? `: ${phrase(step.label)}` : texts.length ? " moved" : " moved (no public details)");
   if (texts.length) item.append(h("ul", {}, ...texts.map((t) => h("li", {}, t))));
@@ -63,7 +64,7 @@ async function joinForm(app, tableId, summary) {
   const form = h("form", { class: "card join" },
     h("h2", {}, `Join ${summary.title}`),
     summary.deal && summary.deal.fixed ? fixedDealWarning() : null,
-    h("p", {}, "Seats: ", summary.seats.map((s) => (s.kind === "bot" ? `bot ${s.agent}` : s.taken ? s.name : "free seat")).join(" · ")),
+    h("p", {}, "Seats: ", seatNames(summary.seats).join(" · ")),
     h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
     h("div", { class: "field" }, h("label", { for: "join-seat" }, "Seat"), seat),
     h("button", { type: "submit", class: "primary", id: "join" }, "Take the seat"),
