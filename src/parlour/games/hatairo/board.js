@@ -154,7 +154,20 @@ function drawHand(player) {
   return h("div", { class: "hand-area" }, h("h4", {}, `Your hand (set-up): ${hand.length} cards`), drawing);
 }
 
+// The engine calls a player by their colour (R28: Red, Yellow, Blue, Green in seat order), which
+// pigments share ("Red pays Red"): a sentence's subject is called by the player's name instead.
+const PLAYERS = ["Red", "Yellow", "Blue", "Green"];
+const SUBJECT = new RegExp(`\\b(${PLAYERS.join("|")}) (?=(?:pays|places|completes|keeps|lays|drafts|reveals|gains|reserves|starts|passes|discards)\\b)`, "g");
+
 export default {
+  /** Players by name where the engine's words give their colour, never a pigment ("Ann pays Red"). */
+  phrase(text, names) {
+    if (!names) return text;
+    const who = (colour) => names[PLAYERS.indexOf(colour)] || colour;
+    return text.replace(SUBJECT, (_, colour) => `${who(colour)} `)
+      .replace(/^game over: (.*)$/, (_, totals) => `game over: ${totals.replace(/\b(Red|Yellow|Blue|Green)(?= \d)/g, who)}`);
+  },
+
   /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
   palette: { players: Object.values(SEATS), components: Object.values(PIGMENT) },
 
