@@ -481,3 +481,32 @@ def test_the_end_explains_a_tie_break_in_the_players_terms(server: Server, open_
     assert shared.startswith("Shared win: You and random bot") and "the win is shared" in shared
     clear = page.evaluate(END_SCREEN, [{"winners": [0], "scores": [scores[0], {**scores[1], "total": 40}]}, 0])
     assert "tie-break" not in clear
+
+
+HATAIRO_WORDS = """async (texts) => {
+  const module = (await import("/games/hatairo/board.js")).default;
+  return texts.map((text) => module.phrase(text, ["Ann", "random bot"]));
+}"""
+
+
+def test_hatairo_calls_players_by_name_not_by_a_pigments_colour(server: Server, open_page: Callable[..., Any]) -> None:
+    """The engine names a player by their colour, which pigments share: "Red pays Red" reads
+    "Ann pays Red"; pigments keep their colour words; the live log says so too."""
+    page = open_page(server.url + "/")
+    said = page.evaluate(
+        HATAIRO_WORDS,
+        ["Red pays Red with two Blue", "Yellow keeps a card", "bonus pigment: Yellow", "game over: Red 73, Yellow 61"],
+    )
+    assert said == [
+        "Ann pays Red with two Blue",
+        "random bot keeps a card",
+        "bonus pigment: Yellow",
+        "game over: Ann 73, random bot 61",
+    ]
+    create_from_lobby(page, "hatairo", ["random"])
+    for clicks in range(8):
+        page.wait_for_function(MY_TURN_OR_OVER)
+        click_one(page, clicks)
+    page.wait_for_function(MY_TURN_OR_OVER)
+    log = page.inner_text("#log")
+    assert not re.search(r"^\s*(Red|Yellow) [a-z]+s\b", log, re.MULTILINE), log

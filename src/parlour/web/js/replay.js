@@ -4,7 +4,7 @@ import { call } from "./api.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
 import { showDeal } from "./deal.js";
-import { annotate, glossary } from "./explain.js";
+import { annotate, glossary, seatNames } from "./explain.js";
 import { loadModule } from "./games/index.js";
 import { logEntry, seatName } from "./table.js";
 import { scoreTable } from "./scores.js";
@@ -24,7 +24,7 @@ export async function showReplay(app, tableId, startPly) {
   const plies = log.steps.length;
   const seats = summary.seats;
   // The game's words for its own codes (Yamataï's B06, I14, S037), as at the live table.
-  const phrase = module.phrase ? (text) => module.phrase(text) : (text) => text;
+  const phrase = module.phrase ? (text) => module.phrase(text, seatNames(seats)) : (text) => text;
   let ply = Math.max(0, Math.min(plies, startPly));
 
   // A region of its own, focusable, since a drawing too wide for a phone scrolls inside it.

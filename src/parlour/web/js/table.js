@@ -112,7 +112,8 @@ class TablePage {
     this.app = app;
     this.words = words;
     // The game's words for its own codes (Yamataï's B06, I14, S037), in the log and on buttons.
-    this.phrase = module.phrase ? (text) => module.phrase(text) : (text) => text;
+    // Given the seats' names, so that a module may call a player by name (Hatairo's "Red pays Red").
+    this.phrase = module.phrase ? (text) => module.phrase(text, seatNames(this.seats())) : (text) => text;
     this.summary = summary;
     this.held = held;
     this.module = module;
