@@ -510,3 +510,30 @@ def test_hatairo_calls_players_by_name_not_by_a_pigments_colour(server: Server, 
     page.wait_for_function(MY_TURN_OR_OVER)
     log = page.inner_text("#log")
     assert not re.search(r"^\s*(Red|Yellow) [a-z]+s\b", log, re.MULTILINE), log
+
+
+YAMATAI_PIECES = """async () => {
+  const module = (await import("/games/yamatai/board.js")).default;
+  const { annotate, glossary } = await import("/js/explain.js");
+  const table = new URLSearchParams(location.search).get("table");
+  const view = (await (await fetch(`/api/tables/${table}/state`)).json()).view;
+  const kinds = ["torii", "palace", "sacred ground"];
+  kinds.forEach((kind, i) => Object.assign(view.islands[i], { building: kind, token: null }));
+  const drawn = module.draw(view, { seat: 0, names: ["Ann", "random bot"], colours: [], toMove: view.to_move });
+  annotate(drawn, await glossary("yamatai"));
+  return kinds.map((kind) => {
+    const piece = drawn.querySelector(`[data-info="piece:${kind}"]`);
+    const island = piece.closest("[data-key]");
+    return [kind, piece.dataset.help, island.querySelector(":scope > title").textContent];
+  });
+}"""
+
+
+def test_yamatai_buildings_on_the_islands_say_what_they_do(server: Server, open_page: Callable[..., Any]) -> None:
+    """The neutral buildings and the sacred ground, once on an island, carry the glossary's text as
+    the island's tooltip (they come late in a game, so they are drawn here on a position of its own)."""
+    texts = server.http.get("/api/games/yamatai/components").json()["kinds"]["piece"]
+    page = open_page(server.url + "/")
+    create_from_lobby(page, "yamatai", ["random"])
+    for kind, help_text, tooltip in page.evaluate(YAMATAI_PIECES):
+        assert help_text == texts[kind] and texts[kind] in tooltip, kind
