@@ -209,6 +209,13 @@ export default {
     }
   },
 
+  /** Pieces an event moved, slid from where they stood: [from key, to key, the piece's selector]. */
+  slides(event) {
+    if (event.kind === "jump") return [[`sq:${event.origin}`, `sq:${event.to}`, ".halfling"]];
+    if (event.kind === "pig") return [[`sq:${event.from}`, `sq:${event.to}`, ".pig"]];
+    return [];
+  },
+
   /** The squares an event touched, marked on the board until the next move. */
   touched(event) {
     const squares = [event.square, event.origin, event.to, ...(event.squares || []), ...(event.moved || [])];
