@@ -537,3 +537,38 @@ def test_yamatai_buildings_on_the_islands_say_what_they_do(server: Server, open_
     create_from_lobby(page, "yamatai", ["random"])
     for kind, help_text, tooltip in page.evaluate(YAMATAI_PIECES):
         assert help_text == texts[kind] and texts[kind] in tooltip, kind
+
+
+SLIDE_SPY = """
+window.__slides = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__slides.push([this.getAttribute("class"), frames[0].transform || ""]);
+  return animate.call(this, frames, options);
+};
+"""
+
+
+def test_a_rivals_pieces_slide_from_where_they_stood(
+    server: Server, open_page: Callable[..., Any], browser: Any
+) -> None:
+    """Hatflings!: the pig the random bot moves (and a halfling it jumps with) slides in from its old
+    square: an animation from a real offset on the piece itself."""
+    context = browser.new_context(viewport=SIZES["desktop"])
+    context.add_init_script(SLIDE_SPY)
+    try:
+        page = open_page(server.url + "/", context=context)
+        create_from_lobby(page, "hatflings", ["random"])
+        for clicks in range(80):
+            page.wait_for_function(MY_TURN_OR_OVER)
+            if finished(page) or page.evaluate("window.__slides.length"):
+                break
+            click_one(page, clicks)
+        slides = page.evaluate("window.__slides")
+        assert slides, "the bot never moved the pig or jumped"
+        for piece, start in slides:
+            assert piece.split()[0] in {"pig", "halfling"}, piece
+            offset = re.fullmatch(r"translate\((-?[\d.e-]+)px, (-?[\d.e-]+)px\)", start)
+            assert offset and (float(offset[1]), float(offset[2])) != (0.0, 0.0), start
+    finally:
+        context.close()

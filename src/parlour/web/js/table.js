@@ -281,6 +281,7 @@ class TablePage {
     const mine = message.status === "running" && message.to_move === this.seat && this.seat !== null;
     document.title = `${mine ? "Your turn — " : ""}parlour — ${this.summary.title}`;
     this.alerts.update(mine);
+    if (message.type === "update" && message.actor !== this.seat) this.slide(message.events || []);
     if (message.deal) this.renderDeal(message.deal);
     // Once the game is over every move may be named: the log is fetched again with all the words.
     if (message.status === "finished" && !this.fullLog) {
@@ -307,6 +308,22 @@ class TablePage {
     this.lastKeys = this.lastKeys || new Set();
     for (const key of keys) this.lastKeys.add(key);
     this.markLogged = true;
+  }
+
+  /** Slide the pieces another seat's move displaced (the module's `slides`) from where they stood to
+   * where they are now, so that one sees what happened. */
+  slide(events) {
+    if (!this.module.slides || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    for (const [from, to, selector] of events.flatMap((event) => this.module.slides(event))) {
+      const start = this.board.querySelector(`[data-key="${from}"]`);
+      const end = this.board.querySelector(`[data-key="${to}"]`);
+      const piece = end && end.querySelector(selector);
+      const scale = piece && piece.ownerSVGElement ? piece.ownerSVGElement.getScreenCTM() : null;
+      if (!start || !piece || !scale) continue;
+      const [a, b] = [start.getBoundingClientRect(), end.getBoundingClientRect()];
+      const offset = `translate(${(a.x - b.x) / scale.a}px, ${(a.y - b.y) / scale.d}px)`;
+      piece.animate([{ transform: offset }, { transform: "none" }], { duration: 450, easing: "ease-out" });
+    }
   }
 
   markFromLog(steps) {
