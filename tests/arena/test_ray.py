@@ -48,3 +48,19 @@ def test_ray_resumes_a_local_run(tmp_path: Path, local_ray: None) -> None:
     run(plan("nim", "random,random", 8, seed=2), out=tmp_path, workers=1)
     resumed = run(plan("nim", "random,random", 20, seed=2), out=tmp_path, resume=True, backend="ray", workers=2)
     assert resumed.played == 12 and resumed.records == whole.records
+
+
+def test_a_tuning_study_on_ray_plays_the_same_trials_as_one_in_process(tmp_path: Path, local_ray: None) -> None:
+    from parlour.arena.tune import Budget, Running, tune
+    from parlour.arena.tune_command import Request, setup_of
+
+    space = tmp_path / "space.toml"
+    space.write_text('[[parameter]]\noption = "stones"\nlow = 10\nhigh = 40\n', encoding="utf-8")
+    setup = setup_of(Request("nim", space, ["length=8..10"], tmp_path, agents="random,random", games=10, seed=5))
+    on_ray = tune(setup, tmp_path / "ray", Budget(trials=3), Running(workers=2, backend="ray"), resume=False)
+    here = tune(setup, tmp_path / "here", Budget(trials=3), Running(workers=1), resume=False)
+    assert on_ray.games_played == here.games_played > 0
+    assert [(t.values, t.value, t.measures) for t in on_ray.trials] == [
+        (t.values, t.value, t.measures) for t in here.trials
+    ]
+    assert ray.is_initialized(), "a Ray the caller started is left running"
