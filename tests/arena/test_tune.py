@@ -263,3 +263,9 @@ def test_a_decimal_value_is_written_as_a_decimal_without_the_samplers_rounding_n
     for value, written in [(0.9500000000000001, "0.95"), (0.0, "0.0"), (1, "1.0")]:
         changed = space.apply(HATFLINGS, {parameter.label: value})["scene_default.toml"]
         assert f"barrel_break_probability = {written}  # sourced mechanism" in changed
+
+
+def test_a_time_budget_stops_starting_trials(tmp_path: Path) -> None:
+    setup = setup_of(nim_request(tmp_path, games=12))
+    outcome = tune(setup, tmp_path / "timed", Budget(trials=300, minutes=0.01), Running(workers=1), resume=False)
+    assert 1 <= len(outcome.trials) < 300
