@@ -99,3 +99,13 @@ def test_compare_reports_the_variants_side_by_side(tmp_path: Path) -> None:
     assert again.exit_code == 2 and "add --resume" in again.output
     resumed = runner.invoke(app, [*arguments, "--out", str(tmp_path), "--resume"])
     assert resumed.exit_code == 0, resumed.output
+
+
+def test_simulate_names_the_components_it_calls_strong_or_weak() -> None:
+    result = runner.invoke(
+        app, ["simulate", "hatflings", "--agents", "random,random", "--games", "30", "--workers", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert re.search(r"components: (none strong or weak of \d+|special: )", result.output)
+    nim = runner.invoke(app, ["simulate", "nim", "--games", "4", "--workers", "1"])
+    assert nim.exit_code == 0 and "components:" not in nim.output  # Nim has none

@@ -141,6 +141,8 @@ def print_summary(result: Run, settings: Settings) -> None:
     )
     console.print(_agent_table(summary))
     console.print(_seat_table(summary))
+    if summary.components:
+        console.print(_component_lines(summary), highlight=False)
     if result.folder:
         console.print(f"results in {result.folder}: records.jsonl, results.csv, report.html", highlight=False)
 
