@@ -226,7 +226,7 @@ def test_a_process_killed_mid_game_hands_its_clients_bots_and_clocks_to_the_othe
     ann = Player(third, bot_table, token, hello=True)
     assert ann.position["version"] >= message["version"]  # nothing acknowledged was lost
     final = play_to_end(ann, seed=4)
-    survivors = {first.name, third.name}
+    survivors = {node.name for node in nodes}
     assert lease_owner(first.db, bot_table) is None or lease_owner(first.db, bot_table) in survivors
     record = record_of(first, bot_table)
     assert len(record["actions"]) == final["version"]

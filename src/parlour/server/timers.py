@@ -15,14 +15,15 @@ When the deadline passes and that person still has not moved:
 The clock is watched by one task every `timer_poll` seconds: it notices tables whose version or
 status changed (a move, a seat taken), sets or clears their deadline, and expires those due.
 Where several processes share a PostgreSQL database, a table's clock is watched only by the
-process holding its lease (server/leases.py); the others read the stored deadlines every
-`timer_poll` seconds to show them.
+process holding its lease (server/leases.py); the others read the stored deadlines once a
+second (CLOCKS_READ_SECONDS) to show them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -47,6 +48,9 @@ Mode = Literal["live", "turn_based"]
 OnTimeout = Literal["bot", "forfeit"]
 
 router = APIRouter()
+# Several processes: how often a process reads the stored clocks (the others', to show them, and
+# those it has just taken over), at the least; timer_poll if that is longer.
+CLOCKS_READ_SECONDS = 1.0
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -141,6 +145,7 @@ class Timers:
         self.clocks: dict[str, Clock] = {}
         # The clocks this process watched at its last look (several processes: the others' are shown only).
         self.watched: set[str] = set()
+        self.refreshed = 0.0
         self.task: asyncio.Task[None] | None = None
         self.expired = 0
 
@@ -226,8 +231,6 @@ class Timers:
         self.watched = {table_id for table_id in self.clocks if self._runs(table_id)}
 
     async def tick(self) -> None:
-        if self.hub.cluster is not None:
-            await self._refresh()
         moment = now()
         for clock in list(self.clocks.values()):
             if not self._runs(clock.table_id):
@@ -237,6 +240,11 @@ class Timers:
                 await self._rearm(clock, table)
             if clock.deadline is not None and clock.deadline <= moment:
                 await self._expire(clock)
+        # Read after this process's own clocks are seen to, and at most once a second: it must
+        # not delay them (a time bank is spent until the move is noticed).
+        if self.hub.cluster is not None and time.monotonic() - self.refreshed >= CLOCKS_READ_SECONDS:
+            self.refreshed = time.monotonic()
+            await self._refresh()
 
     async def _rearm(self, clock: Clock, table: LiveTable) -> None:
         """Work out the deadline of the turn now being played (or none), and store it."""
