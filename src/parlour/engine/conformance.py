@@ -29,8 +29,20 @@ def _all_views(state: State) -> str:
     return json.dumps([state.view(seat) for seat in seats], sort_keys=True)
 
 
+def check_move_is_told(events: Sequence[Event], mover: int, num_players: int, label: str) -> None:
+    """Every move shows every other seat and a spectator at least one event: a public choice in
+    the game's words, or a secret move's redacted half. A move that tells someone nothing reads
+    to them as something hidden (or lost) even when it was a public choice."""
+    viewers: list[int | None] = [*(seat for seat in range(num_players) if seat != mover), None]
+    for viewer in viewers:
+        if not any(event.visible_to(viewer) for event in events):
+            who = "a spectator" if viewer is None else f"seat {viewer}"
+            raise ConformanceError(f"seat {mover}'s move {label!r} shows {who} no event")
+
+
 def play_random_game(game: Game, seed: int, max_steps: int = 100_000) -> tuple[State, list[str]]:
-    """Play one game with random moves, checking the step invariants; returns it and its views."""
+    """Play one game with random moves, checking the step invariants (every move told to every
+    other seat, `check_move_is_told`); returns it and its views."""
     state = game.new_state(seed=seed)
     rng = Rng(seed ^ 0x5EED)
     views = [_all_views(state)]
@@ -46,7 +58,8 @@ def play_random_game(game: Game, seed: int, max_steps: int = 100_000) -> tuple[S
             raise ConformanceError("legal_actions() lists an action twice")
         if not 0 <= state.current_player() < game.num_players:
             raise ConformanceError(f"current_player() {state.current_player()} is not a seat")
-        state.apply(rng.choice(legal))
+        mover, action = state.current_player(), rng.choice(legal)
+        check_move_is_told(state.apply(action), mover, game.num_players, action.label)
         views.append(_all_views(state))
     raise ConformanceError(f"game did not end within {max_steps} steps")
 

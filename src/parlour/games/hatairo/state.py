@@ -128,7 +128,7 @@ class HatairoState(SetUp, Turn, Motif, Solo):
         elif kind == COMPLETE:
             self._start_complete(board, a, events)
         elif kind == PLACE:
-            self._begin_payment(board, a, events)
+            self._choose_cell(board, a, events)
         elif kind == SPARE:
             self.remaining[a] -= 1
             events.append(self._event("spare", f"the spare pigment pays {COLOURS[a]}", slot=a))

@@ -141,14 +141,17 @@ class Turn(HatairoPosition):
 
     def _pay(self, board: Board, unit: int, slot: int, colour: int, events: list[Event], flag_cards: int = -1) -> None:
         spent = unit + 1  # single 1, pair 2, three-for-two 3
+        words = ("one", "two", "three")[unit]
         if flag_cards < 0 and self._asks_cards(board, colour):
             self.spending = [unit, slot, colour]
             self.phase = CARDS
+            # P2: the unit is chosen now, its cards next; the others see the choice at once.
+            text = f"{self._who(self.to_move)} will pay {COLOURS[slot]} with {words} {COLOURS[colour]}"
+            events.append(self._event("pay_choice", text, slot=slot, pigment=colour, n=spent))
             return
         for index in range(spent):
             self._spend(board, colour, index < flag_cards)
         self.remaining[slot] -= 1
-        words = ("one", "two", "three")[unit]
         events.append(
             self._event(
                 "pay",
@@ -174,6 +177,13 @@ class Turn(HatairoPosition):
             else:
                 return
         self._advance_payment(board, events)
+
+    def _choose_cell(self, board: Board, cell: int, events: list[Event]) -> None:
+        """The gallery cell is chosen before the payment: told now, as the flag goes there at the end."""
+        where = f"row {cell // self.game.columns + 1} column {cell % self.game.columns + 1}"
+        text = f"{self._who(self.to_move)} will place {FLAGS[self.sketch].name} at {where}"
+        events.append(self._event("cell", text, flag=self.sketch, cell=cell))
+        self._begin_payment(board, cell, events)
 
     def _begin_payment(self, board: Board, cell: int, events: list[Event]) -> None:
         self.cell = cell
@@ -321,6 +331,9 @@ class Turn(HatairoPosition):
         if flag_card is None and self._asks_cards(board, colour):
             self.spending = [DISCARDING, -1, colour]
             self.phase = CARDS
+            # P2: the colour is known now, the kind of card next.
+            text = f"{self._who(self.to_move)} will discard {COLOURS[colour]}"
+            events.append(self._event("discard_choice", text, pigment=colour))
             return
         self._spend(board, colour, flag_card)
         events.append(self._event("discard", f"{self._who(self.to_move)} discards {COLOURS[colour]}", pigment=colour))

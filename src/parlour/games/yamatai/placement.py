@@ -76,3 +76,8 @@ class Placement(YamataiPosition):
                 {"seat": self.seat, "resource": RESOURCES[colour], "spot": name},
             )
         ]
+
+    def _stop_placing(self) -> list[Event]:
+        """The chain ends while she still holds boats: the others see that she stopped."""
+        self.chain_closed = True
+        return [Event("stop_placing", f"{self._who()} stops placing boats", {"seat": self.seat})]

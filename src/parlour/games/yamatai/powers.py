@@ -185,7 +185,9 @@ def choose(state: YamataiState, a: int) -> list[Event]:
 def _first_token(state: YamataiState, island: int) -> list[Event]:
     state.pending = island
     state.phase = SWAP_TOKEN_TO
-    return []
+    name = state.game.parts.board.island_ids[island]
+    text = f"{state._who()} picks the token on {name} to swap"
+    return [Event("swap_token_from", text, {"seat": state.seat, "island": name})]
 
 
 def _swap_tokens(state: YamataiState, second: int) -> list[Event]:
@@ -208,7 +210,9 @@ def _sacred_ground(state: YamataiState, island: int) -> list[Event]:
 def _boat_to_move(state: YamataiState, spot: int) -> list[Event]:
     state.pending = spot
     state.phase = MOVE_TO
-    return []
+    name = state.game.parts.board.spot_ids[spot]
+    text = f"{state._who()} picks the boat on {name} to move"
+    return [Event("move_from", text, {"seat": state.seat, "spot": name})]
 
 
 def _move_boat(state: YamataiState, target: int) -> list[Event]:
@@ -231,7 +235,9 @@ def _reserve(state: YamataiState, tile: int) -> list[Event]:
 def _first_boat(state: YamataiState, spot: int) -> list[Event]:
     state.pending = spot
     state.phase = SWAP_BOAT_TO
-    return []
+    name = state.game.parts.board.spot_ids[spot]
+    text = f"{state._who()} picks the boat on {name} to swap"
+    return [Event("swap_boat_from", text, {"seat": state.seat, "spot": name})]
 
 
 def _swap_boats(state: YamataiState, second: int) -> list[Event]:

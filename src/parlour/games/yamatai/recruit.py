@@ -9,7 +9,7 @@ from parlour.games.yamatai.actions import KIND_PAIRS, KIND_TRIPLES, Ids
 from parlour.games.yamatai.components import (
     RESOURCES,
 )
-from parlour.games.yamatai.constants import END, HARBOUR
+from parlour.games.yamatai.constants import END, HARBOUR, PAY
 
 if TYPE_CHECKING:
     pass
@@ -27,6 +27,10 @@ class Recruit(YamataiPosition):
     def _enter_harbour(self) -> None:
         self.phase = HARBOUR
         self.keep_left = self._harbour_capacity()
+
+    def _stop_collecting(self) -> list[Event]:
+        self._enter_harbour()
+        return [Event("stop_collecting", f"{self._who()} stops collecting", {"seat": self.seat})]
 
     def _harbour_ids(self) -> list[int]:
         """Which colour to keep next; empty when the choice is forced (the harbour fills as far as it can)."""
@@ -70,6 +74,18 @@ class Recruit(YamataiPosition):
         if not can_pay:
             return []
         return sorted(Ids.RECRUIT + s for s in self.spec_track if s >= 0)
+
+    def _choose_recruit(self, specialist: int) -> list[Event]:
+        """The specialist is chosen first; the tokens paid for it are the next step (R18)."""
+        self.pending = self.spec_track.index(specialist)
+        self.phase = PAY
+        name = self.game.parts.specialists[specialist].name
+        text = f"{self._who()} chooses to recruit the {name}"
+        return [Event("recruit_choice", text, {"seat": self.seat, "specialist": name})]
+
+    def _no_recruit(self) -> list[Event]:
+        self.phase = END
+        return [Event("no_recruit", f"{self._who()} recruits no specialist", {"seat": self.seat})]
 
     def _pay(self, a: int) -> list[Event]:
         seat = self.seat

@@ -53,16 +53,13 @@ class YamataiState(TurnFlow, Trade, Placement, Building, Recruit):
         elif a < Ids.END_TRADE:
             events = self._trade(a)
         elif a == Ids.END_TRADE:
-            self.trades_left = 0
-            events = []
+            events = self._end_trade()
         elif a == Ids.STOP_PLACING:
-            self.chain_closed = True
-            events = []
+            events = self._stop_placing()
         elif a < Ids.STOP_COLLECTING:
             events = self._collect(a - Ids.COLLECT)
         elif a == Ids.STOP_COLLECTING:
-            self._enter_harbour()
-            events = []
+            events = self._stop_collecting()
         elif a < Ids.SKIP_IIIB:
             events = self._build(*divmod(a - Ids.BUILD, N_ISLANDS))
         elif a == Ids.SKIP_IIIB:
@@ -71,17 +68,13 @@ class YamataiState(TurnFlow, Trade, Placement, Building, Recruit):
         elif a < Ids.RECRUIT:
             events = self._keep(a - Ids.KEEP)
         elif a < Ids.NO_RECRUIT:
-            self.pending = self.spec_track.index(a - Ids.RECRUIT)
-            self.phase = PAY
-            events = []
+            events = self._choose_recruit(a - Ids.RECRUIT)
         elif a == Ids.NO_RECRUIT:
-            self.phase = END
-            events = []
+            events = self._no_recruit()
         elif a < Ids.END_TURN:
             events = self._pay(a)
         elif a == Ids.END_TURN:
-            self.power_ready = False
-            events = []
+            events = self._end_turn()
         elif a == Ids.USE_POWER:
             events = powers.start(self)
         else:

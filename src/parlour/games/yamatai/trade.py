@@ -67,6 +67,11 @@ class Trade(YamataiPosition):
         text = f"{self._who()} {verb} a {RESOURCES[c]} boat for {price} coins"
         return [Event("trade", text, {"seat": seat, "resource": RESOURCES[c], "price": price})]
 
+    def _end_trade(self) -> list[Event]:
+        """She may make fewer transactions than allowed (R45): ending early is a public choice."""
+        self.trades_left = 0
+        return [Event("end_trade", f"{self._who()} ends trading", {"seat": self.seat})]
+
     def _take_fleet(self, number: int) -> list[Event]:
         seat = self.seat
         self.fleet_track[self.fleet_track.index(number)] = 0

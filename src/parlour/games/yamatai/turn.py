@@ -50,6 +50,11 @@ class TurnFlow(YamataiPosition):
         if turn == 0:
             self.turn_fleets = []
 
+    def _end_turn(self) -> list[Event]:
+        """She ends her turn with her fleet tile's power unused: it is lost (R41)."""
+        self.power_ready = False
+        return [Event("end_turn", f"{self._who()} ends the turn", {"seat": self.seat})]
+
     def _end_round(self) -> Event:
         """End-of-round steps in the rulebook's order, with the end triggers where they bite (R23)."""
         self.final_order = self.order[:]
