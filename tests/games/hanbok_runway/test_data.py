@@ -75,7 +75,7 @@ def _drop(start: str) -> Callable[[str], str]:
         (
             "fabric_tokens.csv",
             _replace("sourced,designed", "sourced,invented"),
-            "fabric_tokens.csv line 2, column 5 (influence_status): influence_status must start with sourced or designed",
+            "fabric_tokens.csv line 2, column 5 (influence_status): influence_status must start with sourced",
         ),
         ("vp_tokens.csv", _replace("VP-GR,", ","), "vp_tokens.csv line 2, column 1 (token_id): empty token_id"),
         (
