@@ -12,6 +12,12 @@ the native step rate. Every loop picks its random moves with parlour's own gener
 loop does (numpy's `Generator.choice` would cost about a native step by itself). Last, OpenSpiel's
 Python MCTS: simulations per second from the position after the deal (one random rollout each),
 and a Python game with no rules: the floor of any Python game.
+
+    valgrind --tool=callgrind .venv/bin/python benchmarks/interop_speed.py --games hanbok_runway:2 --fixed-work tensor
+
+counts the instructions of a fixed amount of work instead (`--fixed-work none|native|tensor`):
+the difference to `none`, divided by the count printed, is the cost of one tensor or one native
+step, whatever else the machine is doing.
 """
 
 from __future__ import annotations
@@ -242,8 +248,46 @@ def trivial_python_game() -> object:
     return pyspiel.load_game(name)
 
 
+def fixed_work(name: str, players: int, work: str, repeat: int) -> int:
+    """A fixed amount of work, for an instruction counter (valgrind --tool=callgrind), which the
+    machine's load does not move as it moves timings: `tensor` builds the tensor of the seat to
+    move at 40 positions of one random game, `repeat` times; `native` plays random games until as
+    many steps are taken; `none` only sets up, the part to subtract. Returns the tensors or steps."""
+    from parlour.interop.encoding import state_tensor
+
+    game = parlour.load_game(name, players=players)
+    state, rng = game.new_state(seed=1), Rng(1)
+    positions = []
+    while not state.is_terminal():
+        positions.append(state.clone())
+        state.apply_legal(rng.choice(state.legal_actions()))
+    positions = positions[:: max(1, len(positions) // 40)][:40]
+    state_tensor(positions[0], 0)  # the encoder's per-game tables, built outside the count
+    done = 0
+    if work == "tensor":
+        for _ in range(repeat):
+            for position in positions:
+                state_tensor(position, position.current_player())
+            done += len(positions)
+    elif work == "native":
+        seed = 100
+        while done < repeat * len(positions):
+            state, rng = game.new_state(seed=seed), Rng(seed)
+            while not state.is_terminal():
+                state.apply_legal(rng.choice(state.legal_actions()))
+                done += 1
+            seed += 1
+    return done
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--fixed-work",
+        choices=("none", "native", "tensor"),
+        help="instead of timing, do a fixed amount of work on the first of --games (see fixed_work) and print it",
+    )
+    parser.add_argument("--repeat", type=int, default=10, help="with --fixed-work: rounds of 40 tensors or steps")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per loop and game, over all rounds")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; each loop's best counts")
     parser.add_argument(
@@ -252,6 +296,10 @@ def main() -> None:
         help="comma-separated game:players",
     )
     args = parser.parse_args()
+    if args.fixed_work:
+        name, _, players_text = args.games.split(",")[0].partition(":")
+        print(f"{args.fixed_work}: {fixed_work(name, int(players_text or 2), args.fixed_work, args.repeat)}")
+        return
     import pyspiel
 
     from parlour.interop import openspiel
