@@ -134,8 +134,12 @@ class ParlourGame(pyspiel.Game):
         self.chance_outcomes = int(params.pop("chance_outcomes", CHANCE_OUTCOMES))
         if not 2 <= self.chance_outcomes <= MAX_CHANCE_OUTCOMES:
             raise pyspiel.SpielError(f"chance_outcomes must be 2..{MAX_CHANCE_OUTCOMES}, got {self.chance_outcomes}")
+        # OpenSpiel fills in every parameter not given with its registered default; leaving those out
+        # lets the game choose, so a data folder's defaults (Hanbok Runway's turn limit) apply.
+        defaults = _parameter_specification(self.engine_class)
+        given = {key: value for key, value in params.items() if key not in defaults or value != defaults[key]}
         try:
-            self.engine = self.engine_class(**{key: _from_parameter(value) for key, value in params.items()})
+            self.engine = self.engine_class(**{key: _from_parameter(value) for key, value in given.items()})
         except InvalidOption as error:
             raise pyspiel.SpielError(str(error)) from None
         counts = self.engine_class.player_counts()
