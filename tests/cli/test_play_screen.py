@@ -385,3 +385,12 @@ def test_the_others_read_each_set_up_decision_of_a_player_without_what_she_chose
     ]
     assert told == [*["keeps a card"] * 3, *["lays a topography tile"] * 3]
     assert not any("cannot see" in line for line in before)
+
+
+@pytest.mark.parametrize(("game", "told"), [("yamatai", "  - stops placing boats"), ("hatairo", "  - will place ")])
+def test_a_rivals_public_step_reads_as_what_she_chose_not_as_a_hidden_move(game: str, told: str) -> None:
+    """A step that only prepares the move finishing the turn (ending a phase early, the gallery
+    cell chosen before paying) is a public choice: the other player reads it in the game's words."""
+    seen = played(game, ["random", "human"], Screen(80, 24), turns=20, players=2)
+    assert any(line.startswith(told) for line in seen.lines)
+    assert not any("a move you cannot see" in line for line in seen.lines)
