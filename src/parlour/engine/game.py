@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from parlour.engine import data
 from parlour.engine.actions import Action, Event
 from parlour.engine.errors import IllegalAction
 from parlour.engine.options import Option, validate_options
@@ -74,7 +75,16 @@ class Game(abc.ABC):
         # A game is fully given by its class and options; pickling those instead of the prebuilt
         # actions and tables keeps pickled states small (process pools, conformance checks), and
         # every state unpickled in one process shares one game.
-        return (_game_from_options, (type(self), tuple(sorted(self.options.items()))))
+        return (_unpickled_game, (type(self), tuple(sorted(self.options.items())), self._stored_data()))
+
+    def _stored_data(self) -> tuple[str, dict[str, str]] | None:
+        """A data set named by hash alone (a record's), which another process does not know: its
+        package and files travel with the pickle. A folder or the built-in data is read again there."""
+        held = getattr(self, "data", None)
+        value = self.options.get(data.DATA_OPTION.name)
+        if not isinstance(held, data.DataSet) or not isinstance(value, str) or not value.startswith(data.STORED_PREFIX):
+            return None
+        return None if held.built_in else (held.package, dict(held.files))
 
     @property
     def num_players(self) -> int:
@@ -117,6 +127,17 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def new_state(self, seed: int = 0) -> State:
         """The starting position; all randomness of the game flows from `seed`."""
+
+
+def _unpickled_game(
+    cls: type[Game], options: tuple[tuple[str, Any], ...], stored: tuple[str, dict[str, str]] | None
+) -> Game:
+    """A pickled game: a data set that travelled with it is made known by its hash first (its
+    options name it so), then the game is the one every state unpickled with these options shares."""
+    if stored is not None:
+        package, files = stored
+        data.remember(data.from_files(package, files, data.RECORD_ORIGIN))
+    return _game_from_options(cls, options)
 
 
 @functools.lru_cache(maxsize=64)
