@@ -42,10 +42,8 @@ class Cluster:
         # One job per (kind, table) at a time; a notice arriving meanwhile runs it once more.
         self.running: dict[tuple[str, str], asyncio.Task[None]] = {}
         self.again: set[tuple[str, str]] = set()
-        # Called with each chat notice (server/chat.py), and with the tables newly leased here
-        # (server/timers.py loads their clocks).
+        # Called with each chat notice (server/chat.py).
         self.chat_heard: list[Callable[[Notice], None]] = []
-        self.leased: list[Callable[[set[str]], Awaitable[None]]] = []
 
     async def listen(self) -> None:
         """Start hearing the other processes (before this one serves anything)."""
@@ -145,8 +143,6 @@ class Cluster:
             log.info("leases taken", extra={"event": "leases_taken", "tables": sorted(gained)})
             for table_id in gained:
                 self.soon("l", table_id, lambda table_id=table_id: self._take_over(table_id))  # type: ignore[misc]
-            for handle in self.leased:
-                await handle(gained)
 
     async def _take_over(self, table_id: str) -> None:
         """A table leased here: in memory, up to date, its bots woken."""

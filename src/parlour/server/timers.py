@@ -231,6 +231,8 @@ class Timers:
         self.watched = {table_id for table_id in self.clocks if self._runs(table_id)}
 
     async def tick(self) -> None:
+        if self.hub.cluster is not None and any(self._runs(t) and t not in self.watched for t in self.clocks):
+            await self._refresh()  # a clock just taken over goes on from what its last holder stored
         moment = now()
         for clock in list(self.clocks.values()):
             if not self._runs(clock.table_id):
