@@ -152,7 +152,10 @@ class _Plan:
         self.culture_slot = tuple(cultures.slots[name] for name in parts.culture_colours)
         self.code_slot = tuple(codes.slots[tile.code] for tile in parts.buildings)
         self.specialist_slot = tuple(specialists.slots[sp.name] for sp in parts.specialists)
-        self.specialist_bits = tuple((1 << sp.index, specialists.slots[sp.name]) for sp in parts.specialists)
+        self.specialist_by_bit: dict[int, list[int]] = {}
+        """A specialist's bit in a mat's mask -> its slot(s) in the specialists' counts."""
+        for sp in parts.specialists:
+            self.specialist_by_bit.setdefault(sp.index, []).append(specialists.slots[sp.name])
         self.cultures, self.codes, self.specialists = len(cultures), len(codes), len(specialists)
         self.owners = len(owners)
         self.shared = {
@@ -198,18 +201,19 @@ def _write_mat(state: YamataiState, seat: int, plan: _Plan, at: int, out: Mutabl
     if state.pieces[seat]:
         out[at + 1] = state.pieces[seat] / 10
     at += 2
-    for built in (state.built[seat], state.reserved[seat]):
-        tile = 0
-        while built:
-            if built & 1:
-                out[at + plan.code_slot[tile]] += 1.0
-            built >>= 1
-            tile += 1
+    # built, reserved and recruited are bit masks: visit the set bits only (a mat holds few)
+    for tiles in (state.built[seat], state.reserved[seat]):
+        while tiles:
+            lowest = tiles & -tiles
+            out[at + plan.code_slot[lowest.bit_length() - 1]] += 1.0
+            tiles ^= lowest
         at += plan.codes
-    specs = state.specs[seat]
-    for bit, slot in plan.specialist_bits:
-        if specs & bit:
+    specs, by_bit = state.specs[seat], plan.specialist_by_bit
+    while specs:
+        lowest = specs & -specs
+        for slot in by_bit.get(lowest.bit_length() - 1, ()):
             out[at + slot] += 1.0
+        specs ^= lowest
 
 
 def write(state: YamataiState, seat: int | None, out: MutableSequence[float]) -> None:
