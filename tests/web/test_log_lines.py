@@ -50,3 +50,31 @@ def test_the_set_up_reads_as_sentences_to_the_player_and_as_cards_and_tiles_to_t
         ),
     ]
     assert theirs == [*["Ann moved | Red keeps a card"] * 3, *["Ann moved | Red lays a topography tile"] * 3]
+
+
+GOING_ON = ("end trading", "stop placing boats", "stop collecting", "recruit no specialist", "end the turn")
+
+
+def test_a_step_that_only_ends_a_phase_reads_to_the_others_in_the_games_words(
+    server: Server, open_page: Callable[..., Any]
+) -> None:
+    """Ending trading or boat placing early is a public choice: the rival's log says so rather than
+    that a move was made with no public details."""
+    created = server.http.post("/api/tables", json={"game": "yamatai", "seats": ["human", "human"]}).json()
+    url = f"/api/tables/{created['id']}"
+    joined = [
+        server.http.post(f"{url}/join", json={"name": name, "seat": seat}).json()
+        for seat, name in enumerate(["Ann", "Bea"])
+    ]
+    headers = [{"Authorization": f"Bearer {seat['token']}"} for seat in joined]
+    for _ in range(24):  # two turns each: fleet tile, then going on at every step that allows it
+        mover = server.table(created["id"])["to_move"]
+        legal = [a["label"] for a in server.http.get(f"{url}/state", headers=headers[mover]).json()["legal"]]
+        label = next((label for label in legal if label in GOING_ON), legal[0])
+        assert server.http.post(f"{url}/actions", json={"action": label}, headers=headers[mover]).status_code == 200
+    page = open_page(server.url + "/")
+    seats = server.table(created["id"])["seats"]
+    theirs = page.evaluate(ENTRIES, [seats, server.http.get(f"{url}/log", headers=headers[1]).json()["steps"]])
+    anns = [entry for entry in theirs if entry.startswith("Ann")]
+    assert "Ann moved | Ann (blue) ends trading" in anns and "Ann moved | Ann (blue) stops placing boats" in anns
+    assert not any(entry.endswith("(no public details)") for entry in theirs)
