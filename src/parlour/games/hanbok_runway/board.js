@@ -48,7 +48,18 @@ function token(t, x, y, r, viewer) {
   if (mine) parts.push(s("circle", { cx: x + r * 0.75, cy: y - r * 0.75, r: 5, fill: "#ffd43b", stroke: "#222" }));
   const words = t.face_up ? `face up, ${value}` : t.value !== null ? `face down, you know it is ${value}` : "face down";
   const label = `${t.colour} token ${t.position} (${words})`;
-  return target(`tok:${t.colour}:${t.position}`, label, ...parts, s("circle", { class: "hit", cx: x, cy: y, r: r + 4 }));
+  const drawn = target(`tok:${t.colour}:${t.position}`, label, ...parts, s("circle", { class: "hit", cx: x, cy: y, r: r + 4 }));
+  // A token keeps its position for good: it travels from its queue to the set that earns it, and
+  // turns over when flipped face up (its face as everyone sees it, not what one seat peeked at).
+  return moving(drawn, `tok:${t.colour}:${t.position}`, t.face_up ? value : "down");
+}
+
+/** A component the table animates when another seat's move changes it (web/js/motion.js). */
+function moving(node, id, face, from) {
+  node.dataset.motion = id;
+  if (face !== undefined) node.dataset.face = face;
+  if (from) node.dataset.motionFrom = from;
+  return node;
 }
 
 function drawQueues(view) {
@@ -105,7 +116,8 @@ function tableauCards(view, player, own) {
     cards.push((x, y) => {
       const card = [...styleCard(style, x, y), s("text", { x: x + 27, y: y + 68, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
         s("rect", { class: "hit", x: x - 2, y: y - 2, width: 58, height: 76, rx: 6 })];
-      return own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", { "data-info": `style:${style}` }, s("title", { text: `${style} ×${count}` }), ...card);
+      const drawn = own ? target(`style:${style}`, `${style} style card (${count})`, ...card) : s("g", { "data-info": `style:${style}` }, s("title", { text: `${style} ×${count}` }), ...card);
+      return moving(drawn, `card:${player.seat}:style:${style}`, String(count));
     });
   }
   for (const [fabric, count] of Object.entries(player.tableau.fabric)) {
@@ -113,7 +125,8 @@ function tableauCards(view, player, own) {
       const card = [fabricCard(fabric, x, y, 54, 72), s("rect", { x: x + 15, y: y + 56, width: 24, height: 14, rx: 4, fill: "#fff" }),
         s("text", { x: x + 27, y: y + 67, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: `×${count}` }),
         s("rect", { class: "hit", x: x - 2, y: y - 2, width: 58, height: 76, rx: 6 })];
-      return own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", { "data-info": `fabric:${fabric}` }, s("title", { text: `${fabric} ×${count}` }), ...card);
+      const drawn = own ? target(`fabric:${fabric}`, `${fabric} fabric card (${count})`, ...card) : s("g", { "data-info": `fabric:${fabric}` }, s("title", { text: `${fabric} ×${count}` }), ...card);
+      return moving(drawn, `card:${player.seat}:fabric:${fabric}`, String(count));
     });
   }
   const discarding = view.discarding || { style: {}, fabric: {} };
@@ -139,9 +152,10 @@ function drawDesigner(view, player, context) {
   player.sets.forEach((set, i) => {
     const sx = 8 + (i % SETS_PER_ROW) * 84;
     const sy = top + 6 + Math.floor(i / SETS_PER_ROW) * 88;
-    parts.push(s("g", { "data-info": `style:${set.style}` }, s("title", { text: `set: ${set.style} + ${set.fabric}` }),
+    // A new set's cards travel from the tableau's style card that made it.
+    parts.push(moving(s("g", { "data-info": `style:${set.style}` }, s("title", { text: `set: ${set.style} + ${set.fabric}` }),
       s("rect", { x: sx, y: sy, width: 34, height: 46, rx: 4, fill: "#fffaf0", stroke: "#c9b99f" }), shape(set.style, sx + 3, sy + 6, 28),
-      fabricCard(set.fabric, sx + 36, sy, 34, 46)));
+      fabricCard(set.fabric, sx + 36, sy, 34, 46)), `set:${player.seat}:${i}`, `${set.style}+${set.fabric}`, `card:${player.seat}:style:${set.style}`));
     parts.push(token(set.token, sx + 35, sy + 62, 15, view.viewer));
     const worth = counts(set.style, set.token.value);
     if (worth !== null && worth !== set.token.value) parts.push(s("text", { x: sx + 54, y: sy + 66, "font-size": 11, "font-weight": 700, fill: "#2b2622", text: `= ${worth > 0 ? "+" : ""}${worth}` }, s("title", { text: `counts ${worth} at scoring after the ${set.style}` })));

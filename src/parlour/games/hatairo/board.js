@@ -40,7 +40,16 @@ function flagCard(name, x, y, { dim = false } = {}) {
   parts.push(s("text", { x: x + CARD_W / 2, y: y + CARD_H - 4, "text-anchor": "middle", "font-size": name.length > 16 ? 8 : 10, fill: "#2b2622", text: name.length > 22 ? name.slice(0, 21) + "…" : name }));
   parts.push(s("rect", { class: "hit", x: x - 2, y: y - 2, width: CARD_W + 4, height: CARD_H + 4, rx: 8 }));
   const words = flag ? `${name}: needs ${flag.required_pigments.replaceAll("|", ", ")}; ${flag.vp} VP; bonus ${flag.bonus_pigment}; ${flag.topography}, ${flag.continent}; ${flag.features.replaceAll("|", ", ")}` : name;
-  return target(`flag:${name}`, words, ...parts, dim ? s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 6, fill: "#fff", "fill-opacity": 0.35 }) : null);
+  // A flag card slides from the market to where it is taken, and turns over where it first shows.
+  return moving(target(`flag:${name}`, words, ...parts, dim ? s("rect", { x, y, width: CARD_W, height: CARD_H, rx: 6, fill: "#fff", "fill-opacity": 0.35 }) : null), `flag:${name}`, name);
+}
+
+/** A component the table animates when another seat's move changes it (web/js/motion.js). */
+function moving(node, id, face, from) {
+  node.dataset.motion = id;
+  if (face !== undefined) node.dataset.face = face;
+  if (from) node.dataset.motionFrom = from;
+  return node;
 }
 
 function motifTile(design, x, y, key, w = 86, label) {
@@ -55,7 +64,8 @@ function drawMarket(view) {
   const rows = view.market;
   const height = 30 + rows.length * (CARD_H + 10) + 10;
   const parts = [s("rect", { x: 0, y: 0, width, height, rx: 12, fill: "#f7efe2" }),
-    s("text", { x: 10, y: 20, "font-size": 13, fill: "#6f655b", text: `Market — take the rightmost card of a row · flag supply ${view.flag_supply} · pigment supply ${view.pigment_supply}` })];
+    s("text", { x: 10, y: 20, "font-size": 13, fill: "#6f655b", text: `Market — take the rightmost card of a row · flag supply ${view.flag_supply} · ` },
+      s("tspan", { "data-motion": "pigment-supply", text: `pigment supply ${view.pigment_supply}` }))];
   rows.forEach((row, r) => {
     const y = 30 + r * (CARD_H + 10);
     parts.push(s("text", { x: 8, y: y + CARD_H / 2 + 4, "font-size": 11, fill: "#6f655b", text: `${r + 1}` }));
@@ -127,7 +137,8 @@ function drawMat(view, player, context) {
     const chip = [s("circle", { cx: px, cy: py + 20, r: 13, fill: PIGMENT[pigment], stroke: "#0007", "stroke-width": 1.5 }),
       s("text", { x: px, y: py + 45, "text-anchor": "middle", "font-size": 10, fill: "#2b2622", text: `×${count}` }),
       s("rect", { class: "hit", x: px - 23, y: py + 2, width: 46, height: 46, rx: 8 })];
-    parts.push(own ? target(`pig:${pigment}`, words, ...chip) : s("g", {}, s("title", { text: words }), ...chip));
+    // A pigment gained travels in from the supply (one spent only turns over to its new count).
+    parts.push(moving(own ? target(`pig:${pigment}`, words, ...chip) : s("g", {}, s("title", { text: words }), ...chip), `pig:${player.seat}:${pigment}`, String(count), "pigment-supply"));
     px += 48;
   }
   const ay = py + 60;

@@ -91,7 +91,9 @@ function drawBoard(view) {
     const piece = [s("circle", { cx, cy, r: 9, fill: entries.has(spot.id) ? "#fff3bf" : "#e7f5ff", stroke: "#4dabf7", "stroke-width": 1.5 })];
     // The boat placed last is the end of this turn's chain: the next boat goes next to it (R42).
     if (spot.id === lastPlaced) piece.push(s("circle", { cx, cy, r: 15, fill: "none", stroke: "#5f3dc4", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
-    if (boat) piece.push(s("path", { d: `M${cx - 11} ${cy - 2} H${cx + 11} L${cx + 6} ${cy + 7} H${cx - 6}Z M${cx} ${cy - 2} V${cy - 12} L${cx + 7} ${cy - 4}Z`, fill: BOAT[boat], stroke: placed.has(spot.id) ? "#fff" : "#222", "stroke-width": placed.has(spot.id) ? 2.5 : 1 }));
+    // A boat's colour is all it is: one that left a spot and showed at another slides there (a
+    // fleet power's move or swap), found by comparing the drawings (web/js/motion.js).
+    if (boat) piece.push(s("path", { "data-motion": `boat:${boat}`, d: `M${cx - 11} ${cy - 2} H${cx + 11} L${cx + 6} ${cy + 7} H${cx - 6}Z M${cx} ${cy - 2} V${cy - 12} L${cx + 7} ${cy - 4}Z`, fill: BOAT[boat], stroke: placed.has(spot.id) ? "#fff" : "#222", "stroke-width": placed.has(spot.id) ? 2.5 : 1 }));
     piece.push(s("circle", { class: "hit", cx, cy, r: 16 })); // 44 px and more on a phone (style.css)
     parts.push(target(`spot:${spot.id}`, `${cap(spotName(spot.id))}${boat ? `: ${boat} boat` : ""}${spot.id === lastPlaced ? ", placed last" : ""}`, ...piece));
   }
@@ -114,7 +116,15 @@ function tileCard(id, x, y, key) {
     s("text", { x: x + 6, y: y + 30, "font-size": 10, fill: "#6f655b", text: tile.type || "" }),
     ...costDots(tile, x, y + 46), s("rect", { class: "hit", x: x - 2, y: y - 2, width: 90, height: 66, rx: 8 })];
   const words = `building ${id}: ${tile.type}, ${tile.pp} PP, needs ${RESOURCES.filter((r) => Number(tile[r])).map((r) => `${tile[r]} ${r}`).join(", ")}`;
-  return key ? target(key, words, ...parts) : s("g", {}, s("title", { text: words }), ...parts);
+  // A building tile slides from the row (or the reserve) to where it is built, and turns over in the row.
+  return moving(key ? target(key, words, ...parts) : s("g", {}, s("title", { text: words }), ...parts), `bldg:${id}`, id);
+}
+
+/** A component the table animates when another seat's move changes it (web/js/motion.js). */
+function moving(node, id, face) {
+  node.dataset.motion = id;
+  if (face !== undefined) node.dataset.face = face;
+  return node;
 }
 
 function drawTracks(view) {
@@ -131,7 +141,9 @@ function drawTracks(view) {
       ...(slot.tile !== null ? costDots(fleet, x - 2, 68) : []),
       s("rect", { class: "hit", x: x - 2, y: 22, width: 58, height: 58, rx: 7 })];
     const words = slot.tile === null ? `fleet position ${slot.position}: ${slot.face_up ? "its tile was taken this round" : "face down"}` : `fleet tile ${slot.tile}: ${fleet.power_text || ""}`;
-    parts.push(slot.tile === null ? s("g", {}, s("title", { text: words }), ...piece) : target(`fleet:${slot.tile}`, words, ...piece));
+    // A fleet position turns over when its tile is revealed or taken.
+    const drawn = slot.tile === null ? s("g", {}, s("title", { text: words }), ...piece) : target(`fleet:${slot.tile}`, words, ...piece);
+    parts.push(moving(drawn, `fleet:${slot.position}`, slot.tile === null ? (slot.face_up ? "taken" : "down") : `${slot.tile}${taken ? " taken" : ""}`));
   });
   parts.push(s("text", { x: 8, y: 102, "font-size": 12, "font-weight": 700, text: `Building row (deck ${view.building_deck})` }));
   view.building_row.forEach((id, i) => id && parts.push(tileCard(id, 8 + i * 94, 110, `bldg:${id}`)));
@@ -142,11 +154,12 @@ function drawTracks(view) {
       parts.push(s("rect", { x, y: 204, width: 114, height: 44, rx: 7, fill: "#f8f9fa", stroke: "#ced4da", "stroke-dasharray": "4 3" }));
       return;
     }
-    parts.push(target(`spec:${entry.specialist}`, `${entry.specialist} (${entry.coins} coins on it)`,
+    // A specialist turns over where it is dealt and travels to the mat of the player who recruits it.
+    parts.push(moving(target(`spec:${entry.specialist}`, `${entry.specialist} (${entry.coins} coins on it)`,
       s("rect", { x, y: 204, width: 114, height: 44, rx: 7, fill: "#f3f0ff", stroke: "#7048e8" }),
       s("text", { x: x + 57, y: 222, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: entry.specialist }),
       s("text", { x: x + 57, y: 239, "text-anchor": "middle", "font-size": 10, fill: "#6f655b", text: `${entry.coins} coins` }),
-      s("rect", { class: "hit", x: x - 2, y: 202, width: 118, height: 48, rx: 8 })));
+      s("rect", { class: "hit", x: x - 2, y: 202, width: 118, height: 48, rx: 8 })), `spec:${entry.specialist}`, entry.specialist));
   });
   const drawing = svg(Math.max(width, 5 * 120 + 16), 256, "Fleet track, building row and specialists", ...parts);
   drawing.classList.add("wide");
@@ -183,7 +196,7 @@ function drawMat(mat, seat, context) {
     h("h3", { class: "seat-title", style: `--seat:${PLAYER[mat.colour]}` }, `${context.names[seat]} — ${mat.colour}${seat === context.seat ? " — you" : ""}`),
     h("p", {}, `${mat.coins} coins · ${mat.pp_tokens} PP tokens · ${mat.buildings_left} buildings left · ${mat.discarded} boats discarded`),
     h("p", {}, "Culture: ", ...(culture.length ? culture : ["none"]), " · Harbour: ", ...(harbour.length ? harbour : ["empty"])),
-    h("p", {}, "Specialists: ", ...(mat.specialists.length ? mat.specialists.map((name, i) => h("span", { "data-info": `spec:${name}`, class: "named" }, i ? `, ${name}` : name)) : ["none"])),
+    h("p", {}, "Specialists: ", ...(mat.specialists.length ? mat.specialists.map((name, i) => h("span", { "data-info": `spec:${name}`, "data-motion": `spec:${name}`, class: "named" }, i ? `, ${name}` : name)) : ["none"])),
     mat.built.length ? h("div", { class: "strip" }, h("small", {}, "Built:"), tiles(mat.built, "Built buildings", false)) : null,
     mat.reserved.length ? h("div", { class: "strip" }, h("small", {}, "Reserved (may be built later):"), tiles(mat.reserved, "Reserved buildings", true)) : null);
 }

@@ -14,6 +14,7 @@ import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
 import { TurnAlerts } from "./alerts.js";
 import { annotate, glossary, nameSeats, seatNames, withRuleLinks } from "./explain.js";
 import { loadModule } from "./games/index.js";
+import { animateChanges, motionless, SLIDE_MS, snapshot } from "./motion.js";
 import { Picker } from "./picker.js";
 import { scoreTable } from "./scores.js";
 
@@ -274,7 +275,11 @@ class TablePage {
     this.picker.reset(message.legal || []);
     this.hintText.hidden = true;
     this.hinted = null;
+    // Another seat's move is shown by motion over the board drawn at once in its final state.
+    const rival = message.type === "update" && message.actor !== this.seat && !motionless();
+    const before = rival ? snapshot(this.board) : null;
     this.render();
+    if (before) animateChanges(before, this.board);
     this.clock.refresh(this.message.seats, message.status === "running").catch(() => {});
     this.rematch.show(message.status === "finished");
     // The tab says so when this seat must move, to be seen from another tab.
@@ -313,7 +318,7 @@ class TablePage {
   /** Slide the pieces another seat's move displaced (the module's `slides`) from where they stood to
    * where they are now, so that one sees what happened. */
   slide(events) {
-    if (!this.module.slides || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    if (!this.module.slides || motionless()) return;
     for (const [from, to, selector] of events.flatMap((event) => this.module.slides(event))) {
       const start = this.board.querySelector(`[data-key="${from}"]`);
       const end = this.board.querySelector(`[data-key="${to}"]`);
@@ -322,7 +327,7 @@ class TablePage {
       if (!start || !piece || !scale) continue;
       const [a, b] = [start.getBoundingClientRect(), end.getBoundingClientRect()];
       const offset = `translate(${(a.x - b.x) / scale.a}px, ${(a.y - b.y) / scale.d}px)`;
-      piece.animate([{ transform: offset }, { transform: "none" }], { duration: 450, easing: "ease-out" });
+      piece.animate([{ transform: offset }, { transform: "none" }], { duration: SLIDE_MS, easing: "ease-out", id: "slide" });
     }
   }
 
