@@ -104,18 +104,21 @@ def play(
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a record saved by parlour")],
+    line: Annotated[
+        int | None, typer.Option(help="the record on this line (from 1) of a file of one a line (records.jsonl)")
+    ] = None,
     show: Annotated[bool, typer.Option(help="print every move and the final board")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as one JSON object")] = False,
 ) -> None:
     """Rebuild a saved game from its record and verify it; a corrupt record exits non-zero at the first divergence."""
-    from parlour.engine.records import load, verify
+    from parlour.engine.records import kept_data_beside, load, load_line, verify
 
     try:
-        record = load(file)
+        record = load(file) if line is None else load_line(file, line)
     except RecordError as error:
         raise fail(str(error), 1) from None
     try:
-        state = verify(record)
+        state = verify(record, kept_data_beside(file))
     except RecordError as error:
         raise fail(f"{file}: {error}", 1) from None
     if as_json:

@@ -70,7 +70,8 @@ def _write_up(
     names = tournament.names
     scores = state.scores()
     winners = state.winners()
-    record = full_record(state)
+    # Changed data is named by hash only: the tournament folder keeps its files once (store.py).
+    record = full_record(state, store_data=False)
     record["arena"] = {
         "index": index,
         "seating": seating,

@@ -6,6 +6,10 @@ tournament the folder holds; `--resume` reads both, drops a line the kill cut sh
 only the games still missing. When the run ends the journal is rewritten in game order (so the
 files are the same whatever the number of workers) and `results.csv` and `report.html` are
 built from it.
+
+A run on changed data (a designer's folder) keeps that data's files once, in `data/` beside the
+manifest, and its record lines name the data by hash alone: a line replays from the folder
+(`parlour replay records.jsonl --line N`), a resumed run checks the data has not changed since.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from typing import IO, Any
 
 from parlour.arena.match import Played
 from parlour.arena.tournament import FORMAT, ArenaError, Tournament
+from parlour.engine import data
+from parlour.engine.errors import DataError
+from parlour.engine.records import KEPT_DATA
 
 MANIFEST = "manifest.json"
 RECORDS = "records.jsonl"
@@ -56,6 +63,7 @@ class Store:
         self.folder = folder
         self.tournament = tournament
         self.done = done
+        self.data = changed_data(tournament)
         self._journal: IO[str] | None = None
 
     @classmethod
@@ -76,6 +84,7 @@ class Store:
             if differences:
                 raise ArenaError(f"{folder} holds another tournament: its " + "; ".join(differences))
             done = cls._read_journal(folder / RECORDS, tournament)
+            _check_kept_data(folder, tournament)
         elif folder.exists() and any(folder.iterdir()):
             raise ArenaError(f"{folder} is not empty and holds no parlour tournament; choose a new or empty folder")
         else:
@@ -145,8 +154,24 @@ class Store:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise ArenaError(f"cannot create the folder {self.folder}: {error.strerror or error}") from None
-        _atomic_write(self.folder / MANIFEST, json.dumps(self.tournament.manifest(), indent=1) + "\n")
+        manifest = self.tournament.manifest()
+        if self.data is not None:
+            self._keep_data(self.data)
+            manifest["data"] = {"hash": self.data.digest, "files": KEPT_DATA}
+        _atomic_write(self.folder / MANIFEST, json.dumps(manifest, indent=1) + "\n")
         self._journal = (self.folder / RECORDS).open("a", encoding="utf-8")
+
+    def _keep_data(self, kept: data.DataSet) -> None:
+        """Write the data's files once into data/ (a resumed run's are checked already and left alone)."""
+        folder = self.folder / KEPT_DATA
+        if folder.is_dir():
+            return
+        try:
+            folder.mkdir()
+            for name, text in kept.files.items():
+                (folder / name).write_text(text, encoding="utf-8", newline="")
+        except OSError as error:
+            raise ArenaError(f"cannot keep the data files in {folder}: {error.strerror or error}") from None
 
     def append(self, played: Played) -> None:
         assert self._journal is not None, "start() opens the journal"
@@ -167,6 +192,31 @@ class Store:
         _atomic_write(self.folder / RESULTS, results_csv(played.digest for played in games))
         if report_html is not None:
             _atomic_write(self.folder / REPORT, report_html)
+
+
+def changed_data(tournament: Tournament) -> data.DataSet | None:
+    """The data set a tournament plays on when it differs from the game's built-in data, else None."""
+    held = getattr(tournament.load(), "data", None)
+    return held if isinstance(held, data.DataSet) and held.changed else None
+
+
+def _check_kept_data(folder: Path, tournament: Tournament) -> None:
+    """Refuse to resume a run whose data changed since it began: its kept files must be the data asked for."""
+    kept_in = folder / KEPT_DATA
+    if not kept_in.is_dir():
+        return
+    wanted = getattr(tournament.load(), "data", None)
+    if not isinstance(wanted, data.DataSet):
+        raise ArenaError(f"{kept_in} keeps data files, but {tournament.game} has none; the folder is damaged")
+    try:
+        kept = data.from_folder(wanted.package, kept_in)
+    except DataError as error:
+        raise ArenaError(f"{folder}: the data kept for its games cannot be read: {error}") from None
+    if kept.digest != wanted.digest:
+        raise ArenaError(
+            f"{folder} was played on data with hash {kept.digest} (kept in {kept_in}), but the data asked for now has"
+            f" hash {wanted.digest}: the data changed since the run began; start a new folder"
+        )
 
 
 def results_csv(records: Iterable[Mapping[str, Any]]) -> str:

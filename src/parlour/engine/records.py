@@ -5,13 +5,16 @@ all chance flows from the seed. A saved file adds each action's label and the fi
 `verify` can say where a corrupt or tampered record first stops matching, and for a game with data
 files the data it was played with: `data = {"hash": ...}` always, with `"files"` (each file's text)
 when that data is not the built-in data, so a game played on a designer's folder replays anywhere.
+Many records of one run (an arena's records.jsonl) name the data by hash alone and keep its files
+once in a folder beside them, which `replay(record, data_folders=...)` is pointed at.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,8 @@ from parlour.engine.game import Game, State
 from parlour.engine.registry import game_class, load_game
 
 FORMAT = "parlour-record/1"
+KEPT_DATA = "data"
+"""The folder beside many records (an arena's records.jsonl) that keeps the data they name by hash."""
 
 
 def full_record(state: State, store_data: bool = True) -> dict[str, Any]:
@@ -56,8 +61,11 @@ def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) 
     return value
 
 
-def replay(record: Mapping[str, Any]) -> State:
-    """Rebuild the state a record describes. Raises RecordError at the first step that fails."""
+def replay(record: Mapping[str, Any], data_folders: Sequence[str | Path] = ()) -> State:
+    """Rebuild the state a record describes. Raises RecordError at the first step that fails.
+
+    `data_folders`: where the files of data the record names by hash alone may be kept (an arena
+    keeps them beside its records); one that exists must hold exactly that data."""
     if not isinstance(record, Mapping):
         raise RecordError("a record is a JSON object with game, options, seed and actions")
     _check_format(record)
@@ -66,7 +74,7 @@ def replay(record: Mapping[str, Any]) -> State:
     seed = _field(record, "seed", int)
     actions = _field(record, "actions", list)
     try:
-        options = _options_with_data(record, name, options)
+        options = _options_with_data(record, name, options, data_folders)
         state = load_game(name, **options).new_state(seed=seed)
     except (InvalidOption, DataError) as error:
         raise RecordError(f"the record's game cannot be set up: {error}") from None
@@ -87,7 +95,9 @@ def replay(record: Mapping[str, Any]) -> State:
     return state
 
 
-def _options_with_data(record: Mapping[str, Any], name: str, options: dict[str, Any]) -> dict[str, Any]:
+def _options_with_data(
+    record: Mapping[str, Any], name: str, options: dict[str, Any], data_folders: Sequence[str | Path] = ()
+) -> dict[str, Any]:
     """The options to rebuild the game with: its `data` option pointed at the data the record stores.
 
     A record without a data field (older ones) keeps its options as they are. One that names the
@@ -103,7 +113,8 @@ def _options_with_data(record: Mapping[str, Any], name: str, options: dict[str, 
         raise RecordError(f"the record stores data, but {name} has no data files")
     files = stored.get("files")
     if files is None:
-        return {**options, data.DATA_OPTION.name: _unstored_data(package, name, stored["hash"], options)}
+        found = _unstored_data(package, name, stored["hash"], options, data_folders)
+        return {**options, data.DATA_OPTION.name: found}
     if not isinstance(files, dict):
         raise RecordError("the record's data 'files' must map each file's name to its text")
     kept = data.from_files(package, files, data.RECORD_ORIGIN)
@@ -115,11 +126,17 @@ def _options_with_data(record: Mapping[str, Any], name: str, options: dict[str, 
     return {**options, data.DATA_OPTION.name: data.remember(kept)}
 
 
-def _unstored_data(package: str, name: str, digest: str, options: Mapping[str, Any]) -> str:
-    """The `data` option for a record that names its data by hash alone: the built-in data, or the
-    folder its options name if that folder still holds exactly that data."""
+def _unstored_data(
+    package: str, name: str, digest: str, options: Mapping[str, Any], data_folders: Sequence[str | Path] = ()
+) -> str:
+    """The `data` option for a record that names its data by hash alone: the built-in data, the
+    data kept for it in one of `data_folders`, or the folder its options name if that folder still
+    holds exactly that data."""
     if digest == data.built_in(package).digest:
         return data.BUILT_IN
+    for kept in data_folders:
+        if Path(kept).is_dir():
+            return data.remember(_kept_data(package, Path(kept), digest))
     folder = options.get(data.DATA_OPTION.name)
     if isinstance(folder, str) and folder and not folder.startswith(data.STORED_PREFIX):
         try:
@@ -131,6 +148,20 @@ def _unstored_data(package: str, name: str, digest: str, options: Mapping[str, A
         f"the record was played on {name} data with hash {digest}, which it does not store; neither the built-in"
         f" data nor the folder {folder!r} it names holds that data now"
     )
+
+
+def _kept_data(package: str, folder: Path, digest: str) -> data.DataSet:
+    """The data kept in `folder` for records that name it by `digest`; refused unless it is exactly that data."""
+    try:
+        kept = data.from_folder(package, folder)
+    except DataError as error:
+        raise RecordError(f"the data kept for this record in {folder} cannot be read: {error}") from None
+    if kept.digest != digest:
+        raise RecordError(
+            f"the data kept in {folder} does not match the record's hash (the record says {digest}, the files"
+            f" give {kept.digest}): the files were changed after the game was played"
+        )
+    return kept
 
 
 def _data_package(name: str) -> str | None:
@@ -165,9 +196,9 @@ def _labels(record: Mapping[str, Any], count: int) -> list[Any] | None:
     return labels
 
 
-def verify(record: Mapping[str, Any]) -> State:
+def verify(record: Mapping[str, Any], data_folders: Sequence[str | Path] = ()) -> State:
     """Replay a record and check its claimed outcome; raises RecordError at the first divergence."""
-    state = replay(record)
+    state = replay(record, data_folders)
     if "scores" in record or "winners" in record:
         if not state.is_terminal():
             raise RecordError(f"the record claims a finished game but it stops after {len(state.history)} actions")
@@ -255,7 +286,7 @@ def load(path: str | Path) -> dict[str, Any]:
         if error.msg == "Extra data" and text.lstrip().startswith("{"):
             raise RecordError(
                 f"{path} holds several JSON values (one record a line, like an arena's records.jsonl?);"
-                f" a record file holds one: save one line, e.g. sed -n {error.lineno}p {path} > game.json"
+                f" a record file holds one: give the line, e.g. parlour replay {path} --line {error.lineno}"
             ) from None
         if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
             raise RecordError(f"{path} ends before its JSON is complete (was the file cut short?)") from None
@@ -270,3 +301,35 @@ def load(path: str | Path) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise RecordError(f"{path} does not hold a record (a JSON object)")
     return record
+
+
+MAX_LINE = 10_000_000
+"""The highest line number `load_line` accepts."""
+
+
+def load_line(path: str | Path, number: int) -> dict[str, Any]:
+    """The record on line `number` (from 1) of a file of one record a line (an arena's records.jsonl)."""
+    path = Path(path)
+    if not 1 <= number <= MAX_LINE:
+        raise RecordError(f"line numbers start at 1 (at most {MAX_LINE:,}), got {number}")
+    try:
+        with path.open(encoding="utf-8-sig") as lines:
+            text = next(itertools.islice(lines, number - 1, None), None)
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    if text is None or not text.strip():
+        raise RecordError(f"{path} has no record on line {number}")
+    try:
+        record = json.loads(text, object_pairs_hook=_no_repeated_keys)
+    except (json.JSONDecodeError, RecordError, RecursionError, ValueError) as error:
+        raise RecordError(f"{path} line {number} is not a record ({error})") from None
+    if not isinstance(record, dict):
+        raise RecordError(f"{path} line {number} does not hold a record (a JSON object)")
+    return record
+
+
+def kept_data_beside(path: str | Path) -> list[Path]:
+    """Where the data of a record saved in `path` may be kept by hash: the folder beside it."""
+    return [Path(path).parent / KEPT_DATA]
