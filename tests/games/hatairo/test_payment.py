@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlour.engine import IllegalAction
-from parlour.games.hatairo.components import COLOURS, FLAG_BY_NAME
-from parlour.games.hatairo.constants import PAY, SPARE_SLOT
+from parlour.games.hatairo.components import COLOURS, FLAG_BY_NAME, FLAGS
+from parlour.games.hatairo.constants import CARDS, PAY, SPARE_SLOT
 from parlour.games.hatairo.payment import (
     LOST,
     PAIR,
@@ -324,3 +324,30 @@ def test_every_payment_through_the_engine_is_legal_and_every_thrifty_one_is_reac
     assert reached <= possible
     for outcome in possible:
         assert any(all(o >= p for o, p in zip(mine, outcome, strict=True)) for mine in reached), outcome
+
+
+def test_the_chosen_gallery_cell_is_told_to_everyone_before_the_payment() -> None:
+    """Choosing the cell is public and the payment still to choose: the others read where the flag goes."""
+    state = engine_position("France", Red=1, Green=2, Blue=1)
+    state.apply("complete France")
+    events = state.apply("place at row 1 column 1")
+    assert [(e.text, e.public) for e in events] == [("Red will place France at row 1 column 1", True)]
+    assert labels(state) == ["pay Red with Red", "pay Red with two Green"]
+
+
+def test_a_payment_unit_whose_cards_are_still_to_choose_is_told_at_once() -> None:
+    """P2 (4 players): the unit is chosen, the kind of card next; the others read the unit now."""
+    state = started(4)
+    for board in state.boards:
+        clear_board(board)
+    refresh(state)
+    set_market(state, [["France"], [], [], []])
+    set_palette(state, 0, Red=1, Green=2, Blue=1)
+    green = next(f for f in FLAGS if COLOURS[f.bonus] == "Green" and f.name != "France")
+    state.boards[0].add_palette_flag(green.id)  # Green as a pigment card and as a palette flag
+    action_phase(state)
+    state.apply("complete France")
+    state.apply("place at row 1 column 1")
+    events = state.apply("pay Red with two Green")
+    assert [(e.text, e.public) for e in events] == [("Red will pay Red with two Green", True)]
+    assert state.phase == CARDS

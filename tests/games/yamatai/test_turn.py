@@ -223,3 +223,14 @@ def test_standard_building_bonuses_are_cumulative() -> None:
     events = state.apply("build B02 on I01")
     assert state.pp_tokens[0] == 2 + 1 and state.coins[0] == 10 + 2
     assert events[0].data["pp_tokens"] == 3 and events[0].data["coins"] == 2
+
+
+def test_ending_trading_or_placing_early_is_told_to_every_seat_and_spectator() -> None:
+    """Stopping before the rules require is a public choice: the others read it, not a silent move."""
+    state = turn(bare(), hand={"bamboo": 1}, phase=r.TRADE)
+    who = state._who()
+    ended = state.apply("end trading")
+    assert [(e.text, e.public) for e in ended] == [(f"{who} ends trading", True)]
+    assert "stop placing boats" in labels(state)  # the bamboo boat could still go out
+    stopped = state.apply("stop placing boats")
+    assert (f"{who} stops placing boats", True) in [(e.text, e.public) for e in stopped]
