@@ -163,10 +163,11 @@ def _write_tokens(
             out[at] = 1.0
             out[at + 1 + token // per_colour] = 1.0
             out[at + 1 + count] = positions[token]
-        up = face_up[token]
+        up, knowers = face_up[token], known[token]
+        if not up and not knowers:
+            continue  # face down and known to no one, as most waiting tokens are: nothing more to show
         if up:
             out[at + 2 + count] = 1.0
-        knowers = known[token]
         if knowers >> me & 1:
             out[at + 3 + count] = 1.0
         if knowers >> other & 1:
