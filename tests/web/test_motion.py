@@ -32,7 +32,8 @@ Element.prototype.animate = function (frames, options) {
       start: frames[0].transform, end: frames[frames.length - 1].transform,
       running: this.getAnimations().includes(animation) && animation.playState === "running",
       drawn: this.outerHTML, connected: this.isConnected };
-    animation.finished.then(() => (seen.after = this.outerHTML), () => (seen.after = "cancelled"));
+    animation.finished.then(() => Object.assign(seen, { after: this.outerHTML, onPage: this.isConnected }),
+      () => (seen.after = "cancelled"));
     window.__motions.push(seen);
   }
   return animation;
@@ -45,6 +46,9 @@ EXPECTED = {
     "hatairo": r"(flag|pig):",  # a flag card taken or dealt, a pigment gained
     "yamatai": r"(fleet|bldg|spec|boat):",  # a fleet tile taken, a building, a specialist, a boat
 }
+
+# What, once moved, a later step of the same turn never moves back: a token earned, a card taken.
+LASTING = {"hanbok_runway": r"tok:", "hatairo": r"flag:", "yamatai": r"(bldg|spec):"}
 
 
 def play_until(page: Any, done: str, clicks: int) -> None:
@@ -73,6 +77,13 @@ def test_what_a_rival_changed_moves_over_the_final_board(
         play_until(page, wanted, 60)
         assert page.evaluate(wanted), f"nothing of {game} moved: {page.evaluate('window.__motions')}"
         page.wait_for_function("window.__motions.every((m) => 'after' in m)")
+        # A turn's steps arrive together, each redrawing the board: a token or card a step moved
+        # and a later step's redraw took off the page moves again on the new drawing, to its end.
+        motions = page.evaluate("window.__motions")
+        drawn = set(page.eval_on_selector_all("#board [data-motion]", "nodes => nodes.map((n) => n.dataset.motion)"))
+        ended = {seen["motion"] for seen in motions if seen.get("onPage")}
+        lasting = {seen["motion"] for seen in motions if re.match(LASTING[game], seen["motion"])}
+        assert lasting & drawn <= ended, motions
         for seen in page.evaluate("window.__motions"):
             # Short, running at once over the drawn component, and only moving it: the final state
             # shows from the start and is the same once the motion ends.

@@ -109,3 +109,31 @@ export function animateChanges(before, root) {
   }
   return started;
 }
+
+/** The motion of one board across redraws. The steps of a turn arrive together, each redrawing the
+ * board: a redraw while a motion still plays is compared with the board from before that motion,
+ * so that the whole turn shows, not only its last step. */
+export class BoardMotion {
+  constructor(root) {
+    this.root = root;
+    this.base = null;
+    this.until = 0;
+  }
+
+  /** Before a redraw to show by motion: what the board showed before any motion still playing. */
+  capture() {
+    if (!this.base || performance.now() > this.until) this.base = snapshot(this.root);
+  }
+
+  /** After that redraw: play what changed; the animations started. */
+  play() {
+    if (!this.base) return [];
+    this.until = performance.now() + Math.max(SLIDE_MS, FLIP_MS);
+    return animateChanges(this.base, this.root);
+  }
+
+  /** A redraw not to show by motion (this seat's own move): the next one starts afresh. */
+  still() {
+    this.base = null;
+  }
+}

@@ -14,7 +14,7 @@ import { fixedDealWarning, noteDeal, showDeal } from "./deal.js";
 import { TurnAlerts } from "./alerts.js";
 import { annotate, glossary, nameSeats, seatNames, withRuleLinks } from "./explain.js";
 import { loadModule } from "./games/index.js";
-import { animateChanges, motionless, SLIDE_MS, snapshot } from "./motion.js";
+import { BoardMotion, motionless, SLIDE_MS } from "./motion.js";
 import { Picker } from "./picker.js";
 import { scoreTable } from "./scores.js";
 
@@ -133,6 +133,7 @@ class TablePage {
     this.explain = h("p", { class: "explain", id: "explain", role: "alert" });
     // A region of its own, focusable, since a drawing too wide for a phone scrolls inside it.
     this.board = h("div", { class: "board-area", id: "board", role: "region", "aria-label": "The table", tabindex: "0" });
+    this.motion = new BoardMotion(this.board);
     this.choices = h("div", { class: "choices", id: "choices", role: "group", "aria-label": "Moves that are not on the board" });
     this.backButton = h("button", { type: "button", id: "back", onclick: () => this.back() }, "← Back");
     // Takes back a step the server holds tentative (shown only while there is one; off with --no-undo).
@@ -277,9 +278,10 @@ class TablePage {
     this.hinted = null;
     // Another seat's move is shown by motion over the board drawn at once in its final state.
     const rival = message.type === "update" && message.actor !== this.seat && !motionless();
-    const before = rival ? snapshot(this.board) : null;
+    if (rival) this.motion.capture();
+    else this.motion.still();
     this.render();
-    if (before) animateChanges(before, this.board);
+    if (rival) this.motion.play();
     this.clock.refresh(this.message.seats, message.status === "running").catch(() => {});
     this.rematch.show(message.status === "finished");
     // The tab says so when this seat must move, to be seen from another tab.
