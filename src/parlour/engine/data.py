@@ -306,10 +306,45 @@ def toml_at(filename: str, config: Mapping[str, Any], *keys: str) -> str:
             header = stripped.lstrip("[").split("]", 1)[0]  # [table] or [[array]], maybe with a comment
             table = [part.strip() for part in header.split(".")]
             continue
-        name, sep, value = line.partition("=")
-        if sep and name.strip() == key and table == tables:
-            return f"{filename} line {number}, column {len(name) + 1 + len(value) - len(value.lstrip()) + 1} ({key})"
+        if table == tables and _key_of(line) == key:
+            return f"{filename} line {number}, column {_value_column(line)} ({key})"
     return f"{filename} ({'.'.join(keys)})" if keys else filename
+
+
+def entry_at(filename: str, config: Mapping[str, Any], array: str, number: int, key: str | None = None) -> str:
+    """Where entry `number` (from 1) of an array of tables is, as errors name it: its `key`
+    (`board.toml line 131, column 11 (borders)`), or its `[[array]]` header line when no key is given
+    or the entry does not show it. `array` is the table path as the file writes it (`scene.object`)."""
+    text = config.text if isinstance(config, TomlTable) else ""
+    wanted = [part.strip() for part in array.split(".")]
+    seen, header = 0, 0
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            if header:
+                break  # the entry ended without showing the key
+            name = stripped.lstrip("[").split("]", 1)[0]
+            if stripped.startswith("[[") and [part.strip() for part in name.split(".")] == wanted:
+                seen += 1
+                header = line_number if seen == number else 0
+            continue
+        if header and key is not None and _key_of(line) == key:
+            return f"{filename} line {line_number}, column {_value_column(line)} ({key})"
+    if header:
+        return f"{filename} line {header} ([[{array}]] entry {number})"
+    return f"{filename} ([[{array}]] entry {number})"
+
+
+def _key_of(line: str) -> str | None:
+    """The key a `key = value` line of TOML sets (None for any other line)."""
+    name, sep, _ = line.partition("=")
+    return name.strip() if sep else None
+
+
+def _value_column(line: str) -> int:
+    """The column (from 1) where a `key = value` line's value starts."""
+    name, _, value = line.partition("=")
+    return len(name) + 1 + len(value) - len(value.lstrip()) + 1
 
 
 def as_int(filename: str, row_number: int, column: str, value: str | Mapping[str, str]) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.engine.data import DataSet, as_int, at, check_keys, read_csv, read_toml, toml_at
+from parlour.engine.data import DataSet, as_int, at, check_keys, entry_at, read_csv, read_toml, toml_at
 from parlour.engine.errors import DataError, InvalidOption
 from parlour.games.hatflings.pieces import OBJECT_KINDS, SPECIAL_KINDS
 from parlour.games.hatflings.scene import check_zones, parse_scene, parse_zone
@@ -144,18 +144,18 @@ def _scene_text(config: dict[str, Any]) -> str:
     objects = scene.get("object")
     pig = scene.get("pig")
     if not isinstance(objects, list) or not isinstance(pig, dict):
-        raise DataError("scene_default.toml: the scene needs [[scene.object]] entries and a [scene.pig]")
+        raise DataError(f"{SCENE_FILE}: the scene needs [[scene.object]] entries and a [scene.pig]")
     parts = []
     for number, entry in enumerate(objects, start=1):
-        if (
-            not isinstance(entry, dict)
-            or not isinstance(entry.get("type"), str)
-            or not isinstance(entry.get("square"), str)
-        ):
-            raise DataError(f"scene_default.toml: scene object {number} needs a type and a square")
+        unset = [
+            key for key in ("type", "square") if not isinstance(entry, dict) or not isinstance(entry.get(key), str)
+        ]
+        if unset:
+            where = entry_at(SCENE_FILE, config, "scene.object", number, unset[0])
+            raise DataError(f"{where}: scene object {number} needs a type and a square (text)")
         parts.append(f"{entry['type']}:{entry['square']}")
     if not isinstance(pig.get("square"), str):
-        raise DataError("scene_default.toml: [scene.pig] needs a square")
+        raise DataError(f"{toml_at(SCENE_FILE, config, 'scene', 'pig', 'square')}: [scene.pig] needs a square")
     parts.append(f"pig:{pig['square']}")
     return ",".join(parts)
 
@@ -198,7 +198,26 @@ def _check_defaults(components: Components, config: dict[str, Any]) -> None:
     try:
         parse_scene(components.default_scene, (zones[0], zones[1]), components.objects, components.min_objects)
     except InvalidOption as error:
-        raise DataError(f"{SCENE_FILE} ([scene]): {error}") from None
+        where = _scene_fault(components, (zones[0], zones[1]), config)
+        raise DataError(f"{where}: {error}") from None
+
+
+def _scene_fault(components: Components, zones: tuple[tuple[int, ...], tuple[int, ...]], config: dict[str, Any]) -> str:
+    """Where the first-game scene the game's parser refused goes wrong: the pig's square if the pig
+    alone is refused, else the first [[scene.object]] entry the parser refuses once it is added (its
+    type if that is no object, else its square); a scene wrong only as a whole is named as [scene]."""
+    *objects, pig = components.default_scene.split(",")
+    try:
+        parse_scene(pig, zones, components.objects, 0)
+    except InvalidOption:
+        return toml_at(SCENE_FILE, config, "scene", "pig", "square")
+    for number in range(1, len(objects) + 1):
+        try:
+            parse_scene(",".join([*objects[:number], pig]), zones, components.objects, 0)
+        except InvalidOption:
+            kind = objects[number - 1].partition(":")[0].strip().lower()
+            return entry_at(SCENE_FILE, config, "scene.object", number, "square" if kind in OBJECT_KINDS else "type")
+    return f"{SCENE_FILE} ([scene])"
 
 
 def load_components(source: DataSet | None = None) -> Components:

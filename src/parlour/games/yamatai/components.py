@@ -7,11 +7,13 @@ without touching code. Everything here is immutable and shared by every state.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from parlour.engine.data import DataSet, as_int, at, check_keys, read_csv, read_toml
+from parlour.engine.data import DataSet, as_int, at, check_keys, entry_at, read_csv, read_toml, toml_at
 from parlour.engine.errors import DataError
 
 PACKAGE = "parlour.games.yamatai.data"
@@ -465,73 +467,111 @@ def _is(value: object, kind: str) -> bool:
     return isinstance(value, int) if kind == "whole" else isinstance(value, int | float)
 
 
-def _board_fields(filename: str, what: str, entries: object, fields: dict[str, str]) -> None:
+def _board_fields(filename: str, raw: dict[str, Any], what: str, fields: dict[str, str]) -> None:
     """Each [[islands]] / [[spots]] entry has its fields with the right types, so a typo is named, not a KeyError."""
+    entries = raw.get(f"{what}s", [])
     if not isinstance(entries, list):
         raise DataError(f"{filename}: {what}s must be a list of [[{what}s]] tables")
     for number, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):
-            raise DataError(f"{filename}: {what} {number} is not a table")
+            raise DataError(f"{entry_at(filename, raw, what + 's', number)}: {what} {number} is not a table")
         for field, kind in fields.items():
             if not _is(entry.get(field), kind):
-                raise DataError(
-                    f"{filename}: {what} {number} ({entry.get('id')!r}) needs {field} as {FIELD_KINDS[kind]}"
-                )
+                where = entry_at(filename, raw, what + "s", number, field)
+                raise DataError(f"{where}: {what} {number} ({entry.get('id')!r}) needs {field} as {FIELD_KINDS[kind]}")
         if not isinstance(entry.get("entry", False), bool):
-            raise DataError(f"{filename}: {what} {number} ({entry.get('id')!r}) entry must be true or false")
+            where = entry_at(filename, raw, what + "s", number, "entry")
+            raise DataError(f"{where}: {what} {number} ({entry.get('id')!r}) entry must be true or false")
+
+
+def _repeated(ids: tuple[str, ...]) -> int | None:
+    """The index of the first id that repeats an earlier one, else None."""
+    seen: set[str] = set()
+    for index, key in enumerate(ids):
+        if key in seen:
+            return index
+        seen.add(key)
+    return None
 
 
 def _board(source: Source, filename: str = "board.toml") -> Board:
     raw: dict[str, Any] = read_toml(source, filename)
+    _board_fields(filename, raw, "island", ISLAND_FIELDS)
+    _board_fields(filename, raw, "spot", SPOT_FIELDS)
     islands = raw.get("islands", [])
     spots = raw.get("spots", [])
-    _board_fields(filename, "island", islands, ISLAND_FIELDS)
-    _board_fields(filename, "spot", spots, SPOT_FIELDS)
+
+    def island_at(i: int, key: str | None = None) -> str:
+        return entry_at(filename, raw, "islands", i + 1, key)
+
+    def spot_at(s: int, key: str | None = None) -> str:
+        return entry_at(filename, raw, "spots", s + 1, key)
+
+    def meta_at(key: str) -> str:
+        return toml_at(filename, raw, "meta", key)
+
     if not isinstance(raw.get("meta"), dict) or not _is(raw["meta"].get("entry_spots"), "names"):
-        raise DataError(f"{filename}: [meta] must list the entry_spots")
+        raise DataError(f"{meta_at('entry_spots')}: [meta] must list the entry_spots")
     island_ids = tuple(str(i["id"]) for i in islands)
     spot_ids = tuple(str(s["id"]) for s in spots)
-    if len(island_ids) != 34 or len(set(island_ids)) != 34:
-        raise DataError(f"{filename}: the archipelago has 34 islands with distinct ids")
+    if len(island_ids) != 34:
+        raise DataError(f"{filename}: the archipelago has 34 islands, the file lists {len(island_ids)}")
+    again = _repeated(island_ids)
+    if again is not None:
+        where = island_at(again, "id")
+        raise DataError(f"{where}: island id {island_ids[again]!r} appears twice; ids must be distinct")
     meta = raw.get("meta", {})
     for key, listed in (("island_count", len(islands)), ("spot_count", len(spots))):
         if meta.get(key) != listed:
-            raise DataError(f"{filename}: meta {key} = {meta.get(key)!r} but the file lists {listed}")
+            raise DataError(f"{meta_at(key)}: meta {key} = {meta.get(key)!r} but the file lists {listed}")
     if meta.get("entry_spot_count") != len(meta.get("entry_spots", ())):
-        raise DataError(f"{filename}: meta entry_spot_count does not match the entry_spots it lists")
-    if len(set(spot_ids)) != len(spot_ids):
-        raise DataError(f"{filename}: spot ids must be distinct")
+        where = meta_at("entry_spot_count")
+        raise DataError(f"{where}: meta entry_spot_count does not match the entry_spots it lists")
+    again = _repeated(spot_ids)
+    if again is not None:
+        raise DataError(f"{spot_at(again, 'id')}: spot id {spot_ids[again]!r} appears twice; ids must be distinct")
     isl = {k: n for n, k in enumerate(island_ids)}
     spt = {k: n for n, k in enumerate(spot_ids)}
 
-    def refs(table: dict[str, int], values: list[str], where: str) -> tuple[int, ...]:
+    def refs(table: dict[str, int], values: list[str], where: Callable[[], str], name: str) -> tuple[int, ...]:
         unknown = [v for v in values if v not in table]
-        if unknown:
-            raise DataError(f"{filename}: {where} refers to unknown {', '.join(unknown)}")
+        if unknown:  # the line is looked for only now: finding it reads the file's text
+            raise DataError(f"{where()}: {name} refers to unknown {', '.join(unknown)}")
         return tuple(table[v] for v in values)
 
-    island_spots = tuple(refs(spt, i["spots"], i["id"]) for i in islands)
-    island_borders = tuple(refs(isl, i["borders"], i["id"]) for i in islands)
-    spot_islands = tuple(refs(isl, s["islands"], s["id"]) for s in spots)
-    spot_neighbours = tuple(refs(spt, s["neighbors"], s["id"]) for s in spots)
+    def linked(
+        entries: list[Any], key: str, table: dict[str, int], at: Callable[..., str]
+    ) -> tuple[tuple[int, ...], ...]:
+        """Each entry's `key` list (ids) as indexes into `table`; `at(n, key)` names where entry n lists them."""
+        return tuple(refs(table, e[key], functools.partial(at, n, key), e["id"]) for n, e in enumerate(entries))
+
+    island_spots = linked(islands, "spots", spt, island_at)
+    island_borders = linked(islands, "borders", isl, island_at)
+    spot_islands = linked(spots, "islands", isl, spot_at)
+    spot_neighbours = linked(spots, "neighbors", spt, spot_at)
     entries = tuple(n for n, s in enumerate(spots) if s.get("entry"))
-    if len(entries) != 5 or set(entries) != set(refs(spt, raw["meta"]["entry_spots"], "meta")):
-        raise DataError(f"{filename}: the board has exactly 5 entry spots, flagged and listed in meta")
+    flagged = refs(spt, raw["meta"]["entry_spots"], functools.partial(meta_at, "entry_spots"), "meta")
+    if len(entries) != 5 or set(entries) != set(flagged):
+        raise DataError(f"{meta_at('entry_spots')}: the board has exactly 5 entry spots, flagged and listed in meta")
     for i, around in enumerate(island_spots):
         if len(around) < 5:
-            raise DataError(f"{filename}: island {island_ids[i]} has fewer spots than the largest requirement")
+            where = island_at(i, "spots")
+            raise DataError(f"{where}: island {island_ids[i]} has fewer spots than the largest requirement")
         for s in around:
             if i not in spot_islands[s]:
-                raise DataError(f"{filename}: {island_ids[i]} lists {spot_ids[s]} but not the other way round")
+                where = island_at(i, "spots")
+                raise DataError(f"{where}: {island_ids[i]} lists {spot_ids[s]} but not the other way round")
         for j in island_borders[i]:
             if i not in island_borders[j]:
-                raise DataError(f"{filename}: border {island_ids[i]}-{island_ids[j]} is not symmetric")
+                where = island_at(i, "borders")
+                raise DataError(f"{where}: border {island_ids[i]}-{island_ids[j]} is not symmetric")
     for s, near in enumerate(spot_neighbours):
         if not 1 <= len(spot_islands[s]) <= 3:
-            raise DataError(f"{filename}: spot {spot_ids[s]} must touch 1 to 3 islands")
+            raise DataError(f"{spot_at(s, 'islands')}: spot {spot_ids[s]} must touch 1 to 3 islands")
         for t in near:
             if s not in spot_neighbours[t]:
-                raise DataError(f"{filename}: link {spot_ids[s]}-{spot_ids[t]} is not symmetric")
+                where = spot_at(s, "neighbors")
+                raise DataError(f"{where}: link {spot_ids[s]}-{spot_ids[t]} is not symmetric")
     seen, todo = {0}, [0]
     while todo:
         for t in spot_neighbours[todo.pop()]:
