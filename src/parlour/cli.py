@@ -298,6 +298,10 @@ def serve(
     hint_rate: Annotated[float, typer.Option(min=0, help="hints a second per seat (0: no limit)")] = 0.2,
     tables_per_client: Annotated[int, typer.Option(min=0, help="unfinished tables per address (0: no limit)")] = 50,
     table_rate: Annotated[float, typer.Option(min=0, help="new tables a second per address (0: no limit)")] = 1.0,
+    websockets_per_client: Annotated[
+        int, typer.Option(min=1, help="websockets open at once per address, in each server process")
+    ] = 32,
+    max_websockets: Annotated[int, typer.Option(min=1, help="websockets open at once in each server process")] = 2000,
     idle_seconds: Annotated[float, typer.Option(min=0, help="seconds before an idle table leaves memory")] = 300.0,
     game_cache: Annotated[int, typer.Option(min=1, help="games (rules with options) kept in memory")] = 16,
     session_days: Annotated[float, typer.Option(min=0.01, help="days a sign-in lasts")] = 30.0,
@@ -359,6 +363,8 @@ def serve(
         hint_rate=hint_rate,
         tables_per_client=tables_per_client,
         table_rate=table_rate,
+        websockets_per_client=websockets_per_client,
+        max_websockets=max_websockets,
         idle_seconds=idle_seconds,
         game_cache=game_cache,
         session_days=session_days,

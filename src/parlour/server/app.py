@@ -25,6 +25,7 @@ from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
 from parlour.server.logs import log
+from parlour.server.quotas import SocketSlots
 from parlour.server.requests import hub_of
 from parlour.server.settings import Settings
 
@@ -136,6 +137,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    # The websockets open in this process, per client address and in all (see play_api.table_socket).
+    app.state.sockets = SocketSlots(settings.websockets_per_client, settings.max_websockets)
     app.add_middleware(RequestGuard, settings=settings)
     _add_error_shapes(app)
     # In this order: a path's first matching route answers, and the web client's files come last.

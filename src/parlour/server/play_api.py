@@ -9,8 +9,9 @@ from pydantic import Field
 
 from parlour.server.errors import ServerError
 from parlour.server.guard import ActionRef
+from parlour.server.quotas import SocketSlots, client_address
 from parlour.server.requests import Strict, bearer, hub_of
-from parlour.server.ws import Connection
+from parlour.server.ws import Connection, refuse_socket
 
 router = APIRouter()
 socket_router = APIRouter()
@@ -80,6 +81,20 @@ async def record(request: Request, table_id: str) -> dict[str, Any]:
 
 @socket_router.websocket("/api/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    slots: SocketSlots = websocket.app.state.sockets
+    address = client_address(websocket)
+    refused = slots.refusal(address)
+    if refused is not None:
+        await refuse_socket(websocket, refused)
+        return
+    slots.take(address)
+    try:
+        await _serve_socket(websocket, table_id)
+    finally:  # however the connection ends: closed, dropped or failed
+        slots.give(address)
+
+
+async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
     hub = hub_of(websocket)
     try:
         table = await hub.table(table_id)

@@ -151,3 +151,37 @@ def client_address(connection: HTTPConnection) -> str:
     """The address a request comes from, as the limits per client count it (the peer's IP; behind
     a proxy every client shares the proxy's address)."""
     return connection.client.host if connection.client is not None else "unknown"
+
+
+class SocketSlots:
+    """The websockets this process has open, counted per client address and in all.
+
+    A slot is taken before the websocket is accepted and given back when its handler ends, however
+    it ends (closed, dropped, failed). Counts live in this process only: several processes each
+    allow their own.
+    """
+
+    def __init__(self, per_client: int, total: int) -> None:
+        self.per_client, self.total = per_client, total
+        self.open: dict[str, int] = {}
+        self.count = 0
+
+    def refusal(self, address: str) -> str | None:
+        """Why a new websocket from `address` is refused now, or None if it may open."""
+        if self.count >= self.total:
+            return f"this server process has {self.count} websockets open, the most it allows"
+        if self.open.get(address, 0) >= self.per_client:
+            return f"this address has {self.per_client} websockets open; this server allows at most {self.per_client}"
+        return None
+
+    def take(self, address: str) -> None:
+        self.open[address] = self.open.get(address, 0) + 1
+        self.count += 1
+
+    def give(self, address: str) -> None:
+        left = self.open[address] - 1
+        if left:
+            self.open[address] = left
+        else:
+            del self.open[address]  # forgotten: memory follows the addresses connected now
+        self.count -= 1

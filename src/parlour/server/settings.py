@@ -76,6 +76,10 @@ class Settings:
     tables_per_client: int = 50
     table_rate: float = 1.0
     table_burst: int = 30
+    # Websockets open at once from one client address, and in all, in this process (each process
+    # of several counts its own); at least 1 each.
+    websockets_per_client: int = 32
+    max_websockets: int = 2000
     # Games (a game's rules with one set of options) kept for new tables and rebuilds.
     game_cache: int = 16
     # Seconds after which a table with no connected client and no bot to move leaves memory;
@@ -124,6 +128,12 @@ class Settings:
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)
+
+    def __post_init__(self) -> None:
+        for name in ("websockets_per_client", "max_websockets"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
 
     @property
     def url(self) -> str:

@@ -11,6 +11,7 @@ import asyncio
 import time
 from typing import Any
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.server.chat import Chat
@@ -34,6 +35,14 @@ FIELDS: dict[str, set[str]] = {
 # the first one in each window gets a `rate_limited` error, the rest are dropped silently.
 FLOOD_CLOSE = 200
 FLOOD_WINDOW = 10.0
+
+
+async def refuse_socket(websocket: WebSocket, reason: str) -> None:
+    """Refuse a websocket before accepting it: HTTP 429 with the usual error body (every uvicorn
+    websocket protocol offers the ASGI denial-response extension)."""
+    error = ServerError("too_many_websockets", reason, 429)
+    log.info("websocket refused", extra={"event": "too_many_websockets", "reason": reason})
+    await websocket.send_denial_response(JSONResponse({"error": error.to_json()}, status_code=error.status))
 
 
 def parse(text: str, max_depth: int) -> dict[str, Any]:
