@@ -65,6 +65,7 @@ def start_server(db: str, port: int, log: Path, wait: bool = True) -> subprocess
     command += ["--bot-delay", "0", "--log-level", "warning"]
     # Every client opens its tables from 127.0.0.1: the limits per client address would stop them.
     command += ["--tables-per-client", "0", "--table-rate", "0"]
+    command += ["--websockets-per-client", "4000", "--max-websockets", "4000"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
     if wait:
         wait_for(process, port, log)

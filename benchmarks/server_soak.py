@@ -9,8 +9,8 @@ legal moves, and opens the next. Every `--every` seconds it samples the server's
     .venv/bin/python benchmarks/server_soak.py --clients 50 --seconds 90
     .venv/bin/python benchmarks/server_soak.py --server-options ""   # a server without these options
 
-`--server-options` is passed to `parlour serve`; by default the limits on tables per client are
-lifted (every client here shares 127.0.0.1) and idle tables leave memory after 5 s.
+`--server-options` is passed to `parlour serve`; by default the limits per client address (tables,
+websockets) are lifted (every client here shares 127.0.0.1) and idle tables leave memory after 5 s.
 
 Only ever talks to 127.0.0.1; every loop is bounded by `--seconds`.
 """
@@ -36,7 +36,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 HOST = "127.0.0.1"
-DEFAULT_OPTIONS = "--tables-per-client 0 --table-rate 0 --idle-seconds 5"
+DEFAULT_OPTIONS = "--tables-per-client 0 --table-rate 0 --websockets-per-client 1000 --idle-seconds 5"
 
 
 @dataclass
