@@ -24,8 +24,8 @@ window.__boardAnimations = 0;  // every script animation on the board, marked fo
 const animate = Element.prototype.animate;
 Element.prototype.animate = function (frames, options) {
   const animation = animate.call(this, frames, options);
-  if (this.closest && this.closest("#board")) window.__boardAnimations++;
-  if (this.dataset && this.dataset.motion && this.closest("#board")) {
+  if (this.closest && this.closest("#board, .motion-layer")) window.__boardAnimations++;
+  if (this.dataset && this.dataset.motion && this.closest("#board, .motion-layer")) {
     const seen = { motion: this.dataset.motion, kind: options.id, duration: options.duration,
       delay: options.delay || 0, fill: options.fill || "auto",
       properties: [...new Set(frames.flatMap((frame) => Object.keys(frame)))],
@@ -77,6 +77,8 @@ def test_what_a_rival_changed_moves_over_the_final_board(
         play_until(page, wanted, 60)
         assert page.evaluate(wanted), f"nothing of {game} moved: {page.evaluate('window.__motions')}"
         page.wait_for_function("window.__motions.every((m) => 'after' in m)")
+        # The copies that flew from one drawing to another are gone once they arrived.
+        page.wait_for_function("document.querySelectorAll('.motion-layer').length === 0")
         # A turn's steps arrive together, each redrawing the board: a token or card a step moved
         # and a later step's redraw took off the page moves again on the new drawing, to its end.
         motions = page.evaluate("window.__motions")

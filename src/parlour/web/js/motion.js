@@ -76,6 +76,28 @@ function slide(node, from, to, id) {
   return node.animate([{ transform: offset(node, from, to) }, { transform: "none" }], { duration: SLIDE_MS, easing: "ease-out", id });
 }
 
+/** A component travelling from another drawing flies as a copy in a layer of its own above the
+ * page (its drawing and the mats that scroll would clip it), over the component already drawn at its
+ * place; the copy is gone once it has arrived, or when the board is drawn again. */
+function travel(node, from, to) {
+  const drawing = node.ownerSVGElement;
+  if (!drawing) return slide(node, from, to, "travel");
+  const box = drawing.getBoundingClientRect();
+  const layer = drawing.cloneNode(false);
+  for (const name of ["role", "aria-label", "id"]) layer.removeAttribute(name);
+  layer.setAttribute("aria-hidden", "true");
+  layer.classList.add("motion-layer");
+  Object.assign(layer.style, { position: "fixed", left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px`, margin: "0" });
+  const copy = node.cloneNode(true);
+  for (const part of [copy, ...copy.querySelectorAll("[data-key], title")]) part.tagName === "title" ? part.remove() : part.removeAttribute("data-key");
+  layer.append(copy);
+  document.body.append(layer);
+  const animation = slide(copy, from, to, "travel");
+  // Removed after the animation's own listeners have run (a test's among them).
+  animation.finished.then(() => setTimeout(() => layer.remove()), () => layer.remove());
+  return animation;
+}
+
 function flip(node) {
   return node.animate([{ transform: "scaleX(0.1)" }, { transform: "none" }], { duration: FLIP_MS, easing: "ease-out", id: "flip" });
 }
@@ -102,9 +124,10 @@ export function animateChanges(before, root) {
     if (node.hasAttribute("transform")) continue; // a CSS transform would replace the drawn one
     const old = claimed.get(node) || counterpart(olds.get(node.dataset.motion), now);
     const changed = "face" in node.dataset && (!old || old.face !== node.dataset.face);
-    if (old && !samePlace(old, now)) started.push(slide(node, old.page, now.page, "slide"));
+    if (old && old.frame !== now.frame) started.push(travel(node, old.page, now.page));
+    else if (old && !samePlace(old, now)) started.push(slide(node, old.page, now.page, "slide"));
     else if (old && !changed) continue;
-    else if (node.dataset.motionFrom && before.has(node.dataset.motionFrom) && !shrank(old, node)) started.push(slide(node, before.get(node.dataset.motionFrom)[0].page, now.page, "travel"));
+    else if (node.dataset.motionFrom && before.has(node.dataset.motionFrom) && !shrank(old, node)) started.push(travel(node, before.get(node.dataset.motionFrom)[0].page, now.page));
     else if (changed) started.push(flip(node));
   }
   return started;
@@ -127,9 +150,11 @@ export class BoardMotion {
 
   /** After that redraw: play what changed; the animations started. */
   play() {
+    for (const animation of this.playing || []) if (animation.effect.target.closest(".motion-layer")) animation.cancel();
     if (!this.base) return [];
     this.until = performance.now() + Math.max(SLIDE_MS, FLIP_MS);
-    return animateChanges(this.base, this.root);
+    this.playing = animateChanges(this.base, this.root);
+    return this.playing;
   }
 
   /** A redraw not to show by motion (this seat's own move): the next one starts afresh. */
