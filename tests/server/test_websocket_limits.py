@@ -148,7 +148,7 @@ def test_serve_refuses_a_websocket_limit_below_one(
 
 
 def test_behind_a_proxy_on_this_machine_each_forwarded_address_counts_alone(serve: Callable[..., LiveServer]) -> None:
-    # uvicorn trusts X-Forwarded-For from 127.0.0.1 (its FORWARDED_ALLOW_IPS), as the other limits do.
+    # uvicorn trusts X-Forwarded-For from 127.0.0.1 and ::1 (its FORWARDED_ALLOW_IPS), for every limit per address.
     server = serve(websockets_per_client=1)
     table = server.create("nim", ["human", "human"])
     url = f"{server.ws_url}/api/tables/{table['id']}/ws"

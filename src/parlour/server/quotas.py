@@ -148,8 +148,9 @@ class GameCache:
 
 
 def client_address(connection: HTTPConnection) -> str:
-    """The address a request comes from, as the limits per client count it (the peer's IP; behind
-    a proxy every client shares the proxy's address)."""
+    """The address a request comes from, as the limits per client count it: the peer's IP, or the
+    `X-Forwarded-For` address uvicorn takes from a trusted proxy (FORWARDED_ALLOW_IPS, loopback by
+    default); behind any other proxy every client shares the proxy's address."""
     return connection.client.host if connection.client is not None else "unknown"
 
 
