@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.hatairo.solo import Solo
+from parlour.games.hatairo.position import HatairoPosition
 
 
-class Motif(Solo):
+class Motif(HatairoPosition):
     __slots__ = ()
 
     def _motif_ids(self, board: Board) -> list[int]:

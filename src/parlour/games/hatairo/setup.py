@@ -15,10 +15,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.hatairo.turn import Turn
+from parlour.games.hatairo.position import HatairoPosition
 
 
-class SetUp(Turn):
+class SetUp(HatairoPosition):
     __slots__ = ()
 
     def _free_topographies(self, board: Board) -> list[int]:

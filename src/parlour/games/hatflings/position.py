@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from parlour.games.hatflings.game import Hatflings
 
 
-class HatflingsPosition(State["Hatflings"]):
+class HatflingsPosition(State):
     """The fields of a Hatflings! position and what every phase reads or changes in it;
     `HatflingsState` adds the phases (set-up, dance) and the engine protocol."""
 
@@ -57,6 +57,7 @@ class HatflingsPosition(State["Hatflings"]):
         "end_reason",
         "rng",
     )
+    game: Hatflings
     hat: bytearray
     """Per square: 0, or the halfling there as kind * 2 + colour."""
     scenery: bytearray

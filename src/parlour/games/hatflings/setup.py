@@ -10,10 +10,10 @@ from parlour.games.hatflings.pieces import (
     PIG_SETUP,
     SCENERY_NAMES,
 )
-from parlour.games.hatflings.turn import Dance
+from parlour.games.hatflings.position import HatflingsPosition
 
 
-class SceneSetup(Dance):
+class SceneSetup(HatflingsPosition):
     """The scene set-up phases of `HatflingsState` (SCENE, PIG_SETUP)."""
 
     __slots__ = ()

@@ -30,10 +30,11 @@ from parlour.games.hatflings.pieces import (
     SCENE,
 )
 from parlour.games.hatflings.setup import SceneSetup
+from parlour.games.hatflings.turn import Dance
 from parlour.games.hatflings.view import view
 
 
-class HatflingsState(SceneSetup):  # SceneSetup < Dance < HatflingsPosition: one line of bases
+class HatflingsState(SceneSetup, Dance):
     """A Hatflings! position with its phases: the scene set-up (setup.py) and the dance (turn.py)."""
 
     __slots__ = ()

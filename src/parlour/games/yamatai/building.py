@@ -13,10 +13,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.recruit import Recruit
+from parlour.games.yamatai.position import YamataiPosition
 
 
-class Building(Recruit):
+class Building(YamataiPosition):
     __slots__ = ()
 
     def _near_islands(self) -> set[int]:

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.building import Building
+from parlour.games.yamatai.position import YamataiPosition
 
 
-class Placement(Building):
+class Placement(YamataiPosition):
     __slots__ = ()
 
     def _place_ids(self) -> list[int]:

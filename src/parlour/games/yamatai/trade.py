@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.placement import Placement
+from parlour.games.yamatai.position import YamataiPosition
 
 
-class Trade(Placement):
+class Trade(YamataiPosition):
     __slots__ = ()
 
     def _prices(self, colour: int) -> tuple[int, int]:

@@ -21,10 +21,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.trade import Trade
+from parlour.games.yamatai.position import YamataiPosition
 
 
-class TurnFlow(Trade):
+class TurnFlow(YamataiPosition):
     __slots__ = ()
 
     def _start_turn(self, turn: int) -> None:
