@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.engine.actions import Action
+from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import State
 
@@ -34,6 +35,7 @@ class Budget:
         return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Thought(abc.ABC):
     """A move being worked out a slice at a time, so that a long search can make way for others."""
 
@@ -46,6 +48,7 @@ class Thought(abc.ABC):
         """Decide now, with what has been worked out so far (the time allowed is over)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Agent(abc.ABC):
     """Picks an action for `state.current_player()`. Must never read what that seat cannot see."""
 

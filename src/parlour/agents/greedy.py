@@ -16,6 +16,7 @@ import time
 
 from parlour.agents.base import Agent, Budget, Thought, check_params, number_param, register_agent, seed_param
 from parlour.engine.actions import Action
+from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.game import State
 from parlour.engine.rng import Rng
 
@@ -23,6 +24,7 @@ TIE = 1e-9
 """Values closer than this count as equal and are broken at random."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyAgent(Agent):
     def __init__(self, seed: int = 0, samples: int = 2, follow: int = 2) -> None:
         self.rng = Rng(seed)

@@ -58,6 +58,7 @@ from parlour.agents.base import (
 )
 from parlour.agents.greedy import GreedyAgent, follow_through
 from parlour.engine.actions import Action
+from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.errors import IllegalAction
 from parlour.engine.game import State
 from parlour.engine.rng import Rng
@@ -121,6 +122,7 @@ class Search:
         return self.choices[0]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MctsAgent(Agent):
     def __init__(
         self,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.engine.game import State
+from parlour.engine.game import Game, State
 from parlour.engine.package import Features, feature_extractor
 from parlour.engine.registry import game_class
 
@@ -38,7 +38,8 @@ def move_kinds(state: State, actors: Sequence[int]) -> Features:
 def seat_features(state: State, actors: Sequence[int]) -> Features:
     """The generic move counts plus what the game's own extractor adds."""
     features = move_kinds(state, actors)
-    extractor = feature_extractor(type(state.game))
+    game: Game = state.game  # a plain state's game is untyped; the cache needs its class
+    extractor = feature_extractor(type(game))
     if extractor is not None:
         for seat, extra in enumerate(extractor.seat_features(state, actors)):
             features[seat].update(extra)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from parlour.engine.compile_hints import mypyc_attr
 
+
+@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
 @dataclass(frozen=True, slots=True, eq=False)
 class Action:
     """One move in a game's fixed action space.
@@ -39,6 +42,7 @@ class Action:
         return self.label
 
 
+@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened while an action resolved (a flip, a draw, an elimination).

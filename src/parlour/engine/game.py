@@ -14,10 +14,11 @@ import abc
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from parlour.engine import data
 from parlour.engine.actions import Action, Event
+from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.errors import IllegalAction
 from parlour.engine.options import Option, validate_options
 from parlour.engine.rng import Rng
@@ -34,6 +35,7 @@ def generic_reason(action: Action) -> str:
     return f"{action.label!r} is not a legal move now"
 
 
+@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
 @dataclass(frozen=True)
 class Score:
     """One seat's final score: the total that decides the game and how it was made up."""
@@ -46,6 +48,7 @@ class Score:
         return {"total": self.total, "breakdown": dict(self.breakdown), "tiebreak": list(self.tiebreak)}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(abc.ABC):
     """A game with its options fixed. Cheap to keep, shared by all its states."""
 
@@ -146,7 +149,14 @@ def _game_from_options(cls: type[Game], options: tuple[tuple[str, Any], ...]) ->
     return cls(**dict(options))
 
 
-class State(abc.ABC):
+GameT = TypeVar("GameT", bound=Game)
+"""The game a state belongs to: a game's state class names its own (`State["Hatflings"]`), so its
+code reads the game's own attributes with their types. (The compiled build cannot let a subclass
+narrow an attribute's declared type, which is what a plain `game: Hatflings` line would do.)"""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+class State(abc.ABC, Generic[GameT]):
     """One position of a game. Mutated in place by `apply`; `clone` gives an independent copy.
 
     `_legal` caches the legal list of this position (None: not worked out yet). The engine fills it
@@ -156,7 +166,9 @@ class State(abc.ABC):
 
     __slots__ = ("game", "seed", "history", "_legal")
 
-    def __init__(self, game: Game, seed: int) -> None:
+    game: GameT
+
+    def __init__(self, game: GameT, seed: int) -> None:
         self.game = game
         self.seed = seed
         self.history: list[int] = []
@@ -212,7 +224,7 @@ class State(abc.ABC):
     def determinize(self, seat: int, rng: Rng) -> State:
         """A copy consistent with `view(seat)` whose hidden parts and future chance are re-drawn."""
 
-    def reveal(self) -> None:  # noqa: B027 - a hook: most games have nothing to reveal
+    def reveal(self) -> None:  # a hook: most games have nothing to reveal
         """Let every seat know every value this copy keeps hidden; only for a determinization.
 
         A determinization's hidden values were re-drawn from what the searching seat sees, so
@@ -282,7 +294,7 @@ class State(abc.ABC):
             "actions": list(self.history),
         }
 
-    def _copy_base_into(self, other: State) -> None:
+    def _copy_base_into(self, other: State[GameT]) -> None:
         """Copy the protocol's own fields; games call this from `clone`."""
         other.game = self.game
         other.seed = self.seed

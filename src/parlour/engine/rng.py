@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, MutableSequence, Sequence
 from typing import TypeVar
 
+from parlour.engine.compile_hints import mypyc_attr
+
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
@@ -33,6 +35,7 @@ def shuffle_draws(count: int) -> int:
     return max(count - 1, 0)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Rng:
     __slots__ = ("state",)
 

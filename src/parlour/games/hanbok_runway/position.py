@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from parlour.games.hanbok_runway.game import HanbokRunway
 
 
-class HanbokRunwayPosition(State):
+class HanbokRunwayPosition(State["HanbokRunway"]):
     """The fields of a position, the set-up and the scores; `HanbokRunwayState` adds the turn
     (turn.py) and the engine protocol. Lists are flat and small so that `clone` is a handful of
     list copies."""
@@ -57,7 +57,6 @@ class HanbokRunwayPosition(State):
         "supply",
         "rng",
     )
-    game: HanbokRunway
 
     def __init__(self, game: HanbokRunway, seed: int) -> None:
         super().__init__(game, seed)

@@ -3,12 +3,14 @@ plus the cards she holds during set-up. Flat lists of ints so that a copy is che
 
 from __future__ import annotations
 
+from parlour.engine.compile_hints import mypyc_attr
 from parlour.games.hatairo.components import FLAGS, MOTIFS
 from parlour.games.hatairo.scoring import ROWS
 
 NCOL = 8
 
 
+@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
 class Board:
     __slots__ = (
         "gallery",

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.hatairo.position import HatairoPosition
+from parlour.games.hatairo.solo import Solo
 
 
-class Motif(HatairoPosition):
+class Motif(Solo):
     __slots__ = ()
 
     def _motif_ids(self, board: Board) -> list[int]:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from parlour.games.hatairo.game import Hatairo
 
 
-class HatairoPosition(State):
+class HatairoPosition(State["Hatairo"]):
     """The fields of a Hatairo position, its set-up deal and what every phase reads; `HatairoState`
     adds the phases (setup.py, turn.py, motif.py, solo.py) and the engine protocol."""
 
@@ -63,7 +63,6 @@ class HatairoPosition(State):
         "_values",
     )
 
-    game: Hatairo
     phase: int
     to_move: int
     active: int

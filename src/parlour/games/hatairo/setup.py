@@ -15,10 +15,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.hatairo.position import HatairoPosition
+from parlour.games.hatairo.turn import Turn
 
 
-class SetUp(HatairoPosition):
+class SetUp(Turn):
     __slots__ = ()
 
     def _free_topographies(self, board: Board) -> list[int]:

@@ -30,7 +30,6 @@ from parlour.games.hatairo.constants import (
 )
 from parlour.games.hatairo.heuristic import evaluate
 from parlour.games.hatairo.hidden import redeal_setup
-from parlour.games.hatairo.motif import Motif
 from parlour.games.hatairo.moves import (
     BONUS,
     CARD_KIND,
@@ -55,12 +54,10 @@ from parlour.games.hatairo.moves import (
 from parlour.games.hatairo.reasons import why_illegal
 from parlour.games.hatairo.render import render_text
 from parlour.games.hatairo.setup import SetUp
-from parlour.games.hatairo.solo import Solo
-from parlour.games.hatairo.turn import Turn
 from parlour.games.hatairo.view import state_view
 
 
-class HatairoState(SetUp, Turn, Motif, Solo):
+class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one line of bases
     __slots__ = ()
 
     def _legal_now(self) -> list[Action]:

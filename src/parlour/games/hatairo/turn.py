@@ -43,10 +43,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.hatairo.position import HatairoPosition
+from parlour.games.hatairo.motif import Motif
 
 
-class Turn(HatairoPosition):
+class Turn(Motif):
     __slots__ = ()
 
     def _payment_ids(self, options: list[tuple[int, int, int]]) -> list[int]:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from parlour.games.hatflings.game import Hatflings
 
 
-class HatflingsPosition(State):
+class HatflingsPosition(State["Hatflings"]):
     """The fields of a Hatflings! position and what every phase reads or changes in it;
     `HatflingsState` adds the phases (set-up, dance) and the engine protocol."""
 
@@ -57,7 +57,6 @@ class HatflingsPosition(State):
         "end_reason",
         "rng",
     )
-    game: Hatflings
     hat: bytearray
     """Per square: 0, or the halfling there as kind * 2 + colour."""
     scenery: bytearray

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.errors import InvalidOption
 from parlour.games.hatflings.board import NAMES, parse_square
 from parlour.games.hatflings.pieces import OBJECT_KINDS
 
 
+@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
 @dataclass(frozen=True)
 class Scene:
     objects: tuple[tuple[str, int], ...]

@@ -10,10 +10,10 @@ from parlour.games.hatflings.pieces import (
     PIG_SETUP,
     SCENERY_NAMES,
 )
-from parlour.games.hatflings.position import HatflingsPosition
+from parlour.games.hatflings.turn import Dance
 
 
-class SceneSetup(HatflingsPosition):
+class SceneSetup(Dance):
     """The scene set-up phases of `HatflingsState` (SCENE, PIG_SETUP)."""
 
     __slots__ = ()

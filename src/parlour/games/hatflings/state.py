@@ -30,11 +30,10 @@ from parlour.games.hatflings.pieces import (
     SCENE,
 )
 from parlour.games.hatflings.setup import SceneSetup
-from parlour.games.hatflings.turn import Dance
 from parlour.games.hatflings.view import view
 
 
-class HatflingsState(SceneSetup, Dance):
+class HatflingsState(SceneSetup):  # SceneSetup < Dance < HatflingsPosition: one line of bases
     """A Hatflings! position with its phases: the scene set-up (setup.py) and the dance (turn.py)."""
 
     __slots__ = ()

@@ -9,6 +9,7 @@ occupies a contiguous block of ids, so an id is found by arithmetic, never by se
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from parlour.engine.actions import Action
 from parlour.games.yamatai.components import RESOURCES, Components
@@ -26,37 +27,37 @@ KIND_TRIPLES = tuple(combinations(range(N_KINDS), 3))
 class Ids:
     """Offsets of each action family in the action space."""
 
-    FLEET = 0
-    BUY = FLEET + 10
-    SELL = BUY + 5
-    END_TRADE = SELL + 5
-    PLACE = END_TRADE + 1  # + colour * N_SPOTS + spot
-    STOP_PLACING = PLACE + 5 * N_SPOTS
-    COLLECT = STOP_PLACING + 1
-    STOP_COLLECTING = COLLECT + N_ISLANDS
-    BUILD = STOP_COLLECTING + 1  # + tile * N_ISLANDS + island
-    SKIP_IIIB = BUILD + N_TILES * N_ISLANDS
-    KEEP = SKIP_IIIB + 1
-    RECRUIT = KEEP + 5
-    NO_RECRUIT = RECRUIT + N_SPECIALISTS
-    PAY_SAME = NO_RECRUIT + 1
-    PAY_THREE = PAY_SAME + N_KINDS
-    PAY_TWO = PAY_THREE + len(KIND_TRIPLES)
-    END_TURN = PAY_TWO + len(KIND_PAIRS)
-    USE_POWER = END_TURN + 1
-    SWAP_TOKEN_FROM = USE_POWER + 1
-    SWAP_TOKEN_TO = SWAP_TOKEN_FROM + N_ISLANDS
-    SACRED = SWAP_TOKEN_TO + N_ISLANDS
-    MOVE_FROM = SACRED + N_ISLANDS
-    MOVE_TO = MOVE_FROM + N_SPOTS
-    RESERVE = MOVE_TO + N_SPOTS
-    SWAP_BOAT_FROM = RESERVE + N_TILES
-    SWAP_BOAT_TO = SWAP_BOAT_FROM + N_SPOTS
-    REMOVE = SWAP_BOAT_TO + N_SPOTS
-    PREVIEW_SWAP = REMOVE + N_SPOTS  # + deck tile * N_TILES + row tile
-    PREVIEW_KEEP = PREVIEW_SWAP + N_TILES * N_TILES
-    PREVIEW_RETURN = PREVIEW_KEEP + 1
-    TOTAL = PREVIEW_RETURN + N_TILES
+    FLEET: Final = 0
+    BUY: Final = FLEET + 10
+    SELL: Final = BUY + 5
+    END_TRADE: Final = SELL + 5
+    PLACE: Final = END_TRADE + 1  # + colour * N_SPOTS + spot
+    STOP_PLACING: Final = PLACE + 5 * N_SPOTS
+    COLLECT: Final = STOP_PLACING + 1
+    STOP_COLLECTING: Final = COLLECT + N_ISLANDS
+    BUILD: Final = STOP_COLLECTING + 1  # + tile * N_ISLANDS + island
+    SKIP_IIIB: Final = BUILD + N_TILES * N_ISLANDS
+    KEEP: Final = SKIP_IIIB + 1
+    RECRUIT: Final = KEEP + 5
+    NO_RECRUIT: Final = RECRUIT + N_SPECIALISTS
+    PAY_SAME: Final = NO_RECRUIT + 1
+    PAY_THREE: Final = PAY_SAME + N_KINDS
+    PAY_TWO: Final = PAY_THREE + len(KIND_TRIPLES)
+    END_TURN: Final = PAY_TWO + len(KIND_PAIRS)
+    USE_POWER: Final = END_TURN + 1
+    SWAP_TOKEN_FROM: Final = USE_POWER + 1
+    SWAP_TOKEN_TO: Final = SWAP_TOKEN_FROM + N_ISLANDS
+    SACRED: Final = SWAP_TOKEN_TO + N_ISLANDS
+    MOVE_FROM: Final = SACRED + N_ISLANDS
+    MOVE_TO: Final = MOVE_FROM + N_SPOTS
+    RESERVE: Final = MOVE_TO + N_SPOTS
+    SWAP_BOAT_FROM: Final = RESERVE + N_TILES
+    SWAP_BOAT_TO: Final = SWAP_BOAT_FROM + N_SPOTS
+    REMOVE: Final = SWAP_BOAT_TO + N_SPOTS
+    PREVIEW_SWAP: Final = REMOVE + N_SPOTS  # + deck tile * N_TILES + row tile
+    PREVIEW_KEEP: Final = PREVIEW_SWAP + N_TILES * N_TILES
+    PREVIEW_RETURN: Final = PREVIEW_KEEP + 1
+    TOTAL: Final = PREVIEW_RETURN + N_TILES
 
 
 def build_actions(parts: Components) -> list[Action]:

@@ -13,10 +13,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.position import YamataiPosition
+from parlour.games.yamatai.recruit import Recruit
 
 
-class Building(YamataiPosition):
+class Building(Recruit):
     __slots__ = ()
 
     def _near_islands(self) -> set[int]:

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.position import YamataiPosition
+from parlour.games.yamatai.building import Building
 
 
-class Placement(YamataiPosition):
+class Placement(Building):
     __slots__ = ()
 
     def _place_ids(self) -> list[int]:

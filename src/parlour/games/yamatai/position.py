@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from parlour.games.yamatai.game import Yamatai
 
 
-class YamataiPosition(State):
+class YamataiPosition(State["Yamatai"]):
     """The fields of a Yamataï position, its set-up and what every phase reads; `YamataiState` adds
     the steps of a turn (turn.py, trade.py, placement.py, building.py, recruit.py, powers.py) and
     the engine protocol."""
@@ -86,7 +86,6 @@ class YamataiPosition(State):
         "preview",
         "_estimates",
     )
-    game: Yamatai
     rng: Rng
     # The archipelago: a boat colour per spot (-1 free); per island a culture kind (-1 none), a building
     # code (board.py: seat 0-3, Torii, Palace, Sacred Ground; -1 none) and the tile built there.

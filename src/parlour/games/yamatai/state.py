@@ -29,14 +29,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.building import Building
-from parlour.games.yamatai.placement import Placement
-from parlour.games.yamatai.recruit import Recruit
-from parlour.games.yamatai.trade import Trade
 from parlour.games.yamatai.turn import TurnFlow
 
 
-class YamataiState(TurnFlow, Trade, Placement, Building, Recruit):
+class YamataiState(TurnFlow):  # TurnFlow < Trade < Placement < Building < Recruit < YamataiPosition
     __slots__ = ()
 
     def _legal_now(self) -> list[Action]:

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.position import YamataiPosition
+from parlour.games.yamatai.placement import Placement
 
 
-class Trade(YamataiPosition):
+class Trade(Placement):
     __slots__ = ()
 
     def _prices(self, colour: int) -> tuple[int, int]:

@@ -21,10 +21,10 @@ if TYPE_CHECKING:
     pass
 
 
-from parlour.games.yamatai.position import YamataiPosition
+from parlour.games.yamatai.trade import Trade
 
 
-class TurnFlow(YamataiPosition):
+class TurnFlow(Trade):
     __slots__ = ()
 
     def _start_turn(self, turn: int) -> None:
