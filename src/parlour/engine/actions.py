@@ -8,7 +8,7 @@ from typing import Any
 from parlour.engine.compile_hints import mypyc_attr
 
 
-@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True, slots=True, eq=False)
 class Action:
     """One move in a game's fixed action space.
@@ -42,7 +42,7 @@ class Action:
         return self.label
 
 
-@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened while an action resolved (a flip, a draw, an elimination).

@@ -4,9 +4,11 @@ In the compiled build the engine's and the games' classes are native (C) classes
 may subclass only one marked `allow_interpreted_subclasses=True` (every game's Game class, the
 tests' toy games and positions, plugin games, bots written elsewhere), and an object is rebuilt by
 pickle without its `__init__` only if its class is marked `serializable=True` (states and what they
-hold travel to process pools and into saved tables). mypyc reads the decorator from mypy_extensions
-at compile time; at run time the engine needs nothing outside the standard library, so the
-decorator is then one that changes nothing.
+hold travel to process pools and into saved tables). A serializable class that has an `__init__`
+of its own (a dataclass, a position built by `cls(game, seed)`) must allow interpreted subclasses
+as well: otherwise mypyc's build skips that `__init__` when Python code calls the class (mypy 2.4).
+mypyc reads the decorator from mypy_extensions at compile time; at run time the engine needs
+nothing outside the standard library, so the decorator is then one that changes nothing.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def generic_reason(action: Action) -> str:
     return f"{action.label!r} is not a legal move now"
 
 
-@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True)
 class Score:
     """One seat's final score: the total that decides the game and how it was made up."""
@@ -243,7 +243,7 @@ class State(abc.ABC, Generic[GameT]):
 
     # --- shared behaviour ------------------------------------------------------------------
 
-    def apply(self, action: Action | int | str) -> list[Event]:
+    def apply(self, action: Action | int | str | dict[str, Any]) -> list[Event]:
         """Apply a legal action and return what happened. Raises IllegalAction, changing nothing."""
         if not isinstance(action, Action):
             action = self.game.action(action)

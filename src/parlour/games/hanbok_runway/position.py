@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Self
 
 from parlour.engine import TERMINAL, Rng, Score, State
+from parlour.engine.compile_hints import mypyc_attr
 from parlour.games.hanbok_runway import scoring
 from parlour.games.hanbok_runway.components import SYMBOLS
 from parlour.games.hanbok_runway.constants import (
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from parlour.games.hanbok_runway.game import HanbokRunway
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # it has an __init__: see compile_hints
 class HanbokRunwayPosition(State["HanbokRunway"]):
     """The fields of a position, the set-up and the scores; `HanbokRunwayState` adds the turn
     (turn.py) and the engine protocol. Lists are flat and small so that `clone` is a handful of

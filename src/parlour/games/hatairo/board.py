@@ -10,7 +10,7 @@ from parlour.games.hatairo.scoring import ROWS
 NCOL = 8
 
 
-@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 class Board:
     __slots__ = (
         "gallery",

@@ -15,7 +15,7 @@ from parlour.games.hatflings.board import NAMES, parse_square
 from parlour.games.hatflings.pieces import OBJECT_KINDS
 
 
-@mypyc_attr(serializable=True)  # pickled inside states (process pools, saved tables)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True)
 class Scene:
     objects: tuple[tuple[str, int], ...]
