@@ -2,11 +2,14 @@
 # Packaging test (`make test-package`): build parlour's wheel, install it into a fresh virtual
 # environment and run it from there, far from the source tree: `parlour games`, `parlour rules` of
 # every game, and a short `parlour serve` answering the rules, a board module and the client.
+# The wheel must be the compiled build (every module src/parlour/native.py names a C extension)
+# wherever `make compiled` found a C compiler, as build/compiled/.expect records.
 # Offline: the wheel is built without build isolation and installed without dependencies; the fresh
 # environment borrows the dependencies from .venv's site-packages (not its editable parlour).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV_PYTHON="$PWD/.venv/bin/python"
+EXPECT_COMPILED="$(cat build/compiled/.expect 2>/dev/null || echo 1)"
 WORK="$(mktemp -d)"
 SERVER=""
 cleanup() {
@@ -32,6 +35,19 @@ cd "$WORK"  # nothing of the checkout on the path from here on
 import sys
 import parlour
 assert parlour.__file__.startswith(sys.argv[1]), f"parlour imported from {parlour.__file__}, not the wheel"
+PY
+"$FRESH/python" - "$EXPECT_COMPILED" <<'PY'
+import sys
+from parlour import native
+names = native.compiled_module_names()
+extensions = [name for name in names if native.is_extension(name)]
+if sys.argv[1] == "1":
+    missing = sorted(set(names) - set(extensions))
+    assert names and not missing, f"the wheel's modules {missing} are not compiled"
+    print(f"test-package: the wheel is the compiled build ({len(extensions)} modules are C extensions)")
+else:
+    assert not extensions, f"a pure-Python wheel was expected, but {extensions} are compiled"
+    print("test-package: the wheel is pure Python (no C compiler was found)")
 PY
 "$FRESH/parlour" games > games.txt
 GAMES="$("$FRESH/python" -c 'from parlour.engine.registry import game_classes; print(*game_classes())')"
