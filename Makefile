@@ -29,9 +29,9 @@ install: $(BIN)/python
 COMPILED := build/compiled
 ON_COMPILED := PYTHONPATH=$(COMPILED)$${PYTHONPATH:+:$$PYTHONPATH}
 PACKAGE_FILES := $(shell find src/parlour -type f -not -path '*/__pycache__/*' 2>/dev/null)
-$(COMPILED)/.expect: setup.py pyproject.toml scripts/build-compiled.sh $(PACKAGE_FILES) | $(BIN)/python
+$(COMPILED).expect: setup.py pyproject.toml scripts/build-compiled.sh $(PACKAGE_FILES) | $(BIN)/python
 	bash scripts/build-compiled.sh
-compiled: install $(COMPILED)/.expect
+compiled: install $(COMPILED).expect
 
 # The main job: the game server with the browser client, at http://127.0.0.1:8000/
 serve: install compiled
@@ -57,7 +57,7 @@ system:
 # The full suite runs on the compiled build; PARLOUR_EXPECT_COMPILED tells tests/test_build_mode.py
 # which build it must find there.
 unit: system install compiled
-	bash -c 'source .ci/postgres.sh && $(ON_COMPILED) PARLOUR_EXPECT_COMPILED=$$(cat $(COMPILED)/.expect) exec $(BIN)/python -m pytest -n 2 -q'
+	bash -c 'source .ci/postgres.sh && $(ON_COMPILED) PARLOUR_EXPECT_COMPILED=$$(cat $(COMPILED).expect) exec $(BIN)/python -m pytest -n 2 -q'
 
 # The wheel, built and installed into a fresh virtual environment, runs `parlour games`,
 # `parlour rules` of every game and a short `parlour serve` (about half a minute, offline); its

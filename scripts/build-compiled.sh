@@ -3,7 +3,7 @@
 # src/parlour/native.py names compiled by mypyc, in build/compiled. `make serve` and the full test
 # suite put that folder first on PYTHONPATH; .venv's editable install stays interpreted.
 # With a C compiler the build must compile (PARLOUR_COMPILE=1: a failed compile stops here);
-# without one it is pure Python, with a one-line notice. build/compiled/.expect says which
+# without one it is pure Python, with a one-line notice. build/compiled.expect says which
 # (1 compiled, 0 interpreted), for the test that checks the build the suite runs on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +39,6 @@ for path in (out / "parlour").rglob("*"):
         path.unlink()
         print(f"build-compiled: removed the stale extension of {name}", file=sys.stderr)
 PY
-echo "$MODE" > "$OUT/.expect"
-touch -r "$STARTED" "$OUT/.expect"
+echo "$MODE" > "$OUT.expect"
+touch -r "$STARTED" "$OUT.expect"
 echo "build-compiled: $OUT ready ($([[ $MODE == 1 ]] && echo compiled || echo pure Python), $((SECONDS - start)) s)"

@@ -3,13 +3,13 @@
 # environment and run it from there, far from the source tree: `parlour games`, `parlour rules` of
 # every game, and a short `parlour serve` answering the rules, a board module and the client.
 # The wheel must be the compiled build (every module src/parlour/native.py names a C extension)
-# wherever `make compiled` found a C compiler, as build/compiled/.expect records.
+# wherever `make compiled` found a C compiler, as build/compiled.expect records.
 # Offline: the wheel is built without build isolation and installed without dependencies; the fresh
 # environment borrows the dependencies from .venv's site-packages (not its editable parlour).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV_PYTHON="$PWD/.venv/bin/python"
-EXPECT_COMPILED="$(cat build/compiled/.expect 2>/dev/null || echo 1)"
+EXPECT_COMPILED="$(cat build/compiled.expect 2>/dev/null || echo 1)"
 WORK="$(mktemp -d)"
 SERVER=""
 cleanup() {
