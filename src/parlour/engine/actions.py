@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from parlour.engine.compile_hints import mypyc_attr
 
-
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True, slots=True, eq=False)
 class Action:
     """One move in a game's fixed action space.
@@ -29,6 +26,10 @@ class Action:
     def __hash__(self) -> int:
         return self.id
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled through the constructor: the compiled build cannot refill a frozen dataclass field by field.
+        return (Action, (self.id, self.label, self.kind, self.params))
+
     def param(self, name: str) -> Any:
         for key, value in self.params:
             if key == name:
@@ -42,7 +43,6 @@ class Action:
         return self.label
 
 
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened while an action resolved (a flip, a draw, an elimination).
@@ -63,6 +63,10 @@ class Event:
     def __post_init__(self) -> None:
         if self.audience is not None and self.excluded:
             raise ValueError(f"event {self.kind!r} names both its audience and the seats excluded from it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled through the constructor: the compiled build cannot refill a frozen dataclass field by field.
+        return (Event, (self.kind, self.text, self.data, self.audience, self.excluded))
 
     def visible_to(self, seat: int | None) -> bool:
         if self.audience is not None:

@@ -5,8 +5,10 @@ may subclass only one marked `allow_interpreted_subclasses=True` (every game's G
 tests' toy games and positions, plugin games, bots written elsewhere), and an object is rebuilt by
 pickle without its `__init__` only if its class is marked `serializable=True` (states and what they
 hold travel to process pools and into saved tables). A serializable class that has an `__init__`
-of its own (a dataclass, a position built by `cls(game, seed)`) must allow interpreted subclasses
+of its own (a position built by `cls(game, seed)`) must allow interpreted subclasses
 as well: otherwise mypyc's build skips that `__init__` when Python code calls the class (mypy 2.4).
+Frozen dataclasses pickle through their constructor instead (`__reduce__`): pickle cannot refill
+them field by field.
 mypyc reads the decorator from mypy_extensions at compile time; at run time the engine needs
 nothing outside the standard library, so the decorator is then one that changes nothing.
 """

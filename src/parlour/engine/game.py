@@ -35,7 +35,6 @@ def generic_reason(action: Action) -> str:
     return f"{action.label!r} is not a legal move now"
 
 
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True)
 class Score:
     """One seat's final score: the total that decides the game and how it was made up."""
@@ -43,6 +42,10 @@ class Score:
     total: float
     breakdown: dict[str, float] = field(default_factory=dict)
     tiebreak: tuple[float, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled through the constructor: the compiled build cannot refill a frozen dataclass field by field.
+        return (Score, (self.total, self.breakdown, self.tiebreak))
 
     def to_json(self) -> dict[str, Any]:
         return {"total": self.total, "breakdown": dict(self.breakdown), "tiebreak": list(self.tiebreak)}

@@ -8,18 +8,21 @@ InvalidOption naming the entry at fault.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.errors import InvalidOption
 from parlour.games.hatflings.board import NAMES, parse_square
 from parlour.games.hatflings.pieces import OBJECT_KINDS
 
 
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
 @dataclass(frozen=True)
 class Scene:
     objects: tuple[tuple[str, int], ...]
     pig: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled through the constructor: the compiled build cannot refill a frozen dataclass field by field.
+        return (Scene, (self.objects, self.pig))
 
 
 def parse_zone(text: str, which: int) -> tuple[int, ...]:
