@@ -43,7 +43,7 @@ def test_save_without_a_file_name_says_how_to_use_it() -> None:
 
 
 def test_a_long_list_of_moves_is_laid_out_in_numbered_columns() -> None:
-    legal = [Action(i, f"halfling {i} to go", "place", {}) for i in range(40)]
+    legal = [Action(i, f"halfling {i} to go", "place", ()) for i in range(40)]
     text = format_moves(legal, width=100)
     lines = text.splitlines()
     assert len(lines) < 20 and all(len(line) <= 100 for line in lines)
@@ -53,7 +53,7 @@ def test_a_long_list_of_moves_is_laid_out_in_numbered_columns() -> None:
 
 def test_moves_that_differ_in_their_last_word_are_grouped_one_line_each() -> None:
     legal = [
-        Action(i, f"place {kind} at {square}", "place", {})
+        Action(i, f"place {kind} at {square}", "place", ())
         for i, (kind, square) in enumerate(
             (kind, square) for kind in ("normal", "joker", "greedy") for square in ("a1", "b1", "c1", "d1", "e1", "f1")
         )
@@ -80,9 +80,9 @@ def test_moves_that_differ_in_their_last_word_are_grouped_one_line_each() -> Non
 
 
 def test_a_short_list_or_a_narrow_terminal_keeps_one_move_a_line() -> None:
-    legal = [Action(i, f"take {i}", "take", {}) for i in range(1, 4)]
+    legal = [Action(i, f"take {i}", "take", ()) for i in range(1, 4)]
     assert format_moves(legal, width=200).splitlines() == ["  1. take 1", "  2. take 2", "  3. take 3"]
-    many = [Action(i, f"label number {i} rather long", "x", {}) for i in range(30)]
+    many = [Action(i, f"label number {i} rather long", "x", ()) for i in range(30)]
     assert len(format_moves(many, width=40).splitlines()) == 30
 
 
@@ -124,7 +124,7 @@ def test_a_number_of_thousands_of_digits_is_out_of_range_not_a_crash() -> None:
 
 
 def test_a_short_list_goes_in_columns_when_one_a_line_would_not_leave_room() -> None:
-    legal = [Action(i, f"complete flag {i}", "complete", {}) for i in range(1, 11)]
+    legal = [Action(i, f"complete flag {i}", "complete", ()) for i in range(1, 11)]
     assert len(format_moves(legal, width=80).splitlines()) == 10
     tight = format_moves(legal, width=80, most_lines=6).splitlines()
     assert len(tight) <= 6 and sorted(
