@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-.venv/bin/python}"
 OUT=build/compiled
+mkdir -p build  # a fresh clone has no build folder yet
 CC_COMMAND="$("$PYTHON" -c 'import os, shlex, sysconfig; print(shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[0])')"
 if command -v "$CC_COMMAND" >/dev/null 2>&1; then MODE=1; else MODE=0; fi
 start=$SECONDS

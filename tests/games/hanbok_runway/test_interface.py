@@ -9,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 import parlour
-from parlour import native
 from parlour.cli import app
 from parlour.engine import InvalidOption, Rng, load_game, replay
 from parlour.games.hanbok_runway import heuristic
@@ -95,13 +94,13 @@ def test_a_lead_counts_for_more_the_fewer_tokens_its_colour_has_left() -> None:
     assert colour_edge(2, 0, 1, spread[colour("red")]) > colour_edge(2, 0, 1, spread[colour("green")]) > 0.3
 
 
-@pytest.mark.skipif(native.compiled(), reason="compiled, the heuristic calls spreads directly: no monkeypatch")
-def test_the_heuristic_judges_each_colour_by_its_own_spread(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_heuristic_judges_each_colour_by_its_own_spread() -> None:
     state = turn_position()
     place_set(state, 0, "oval", "green", 2)  # a lead of 2 in green, five green tokens still to come
-    unsettled = state.heuristic(0)
-    monkeypatch.setattr(heuristic, "spreads", lambda state: [heuristic.SPREAD_SETTLED] * len(state.taken))
-    assert state.heuristic(0) > unsettled > 0
+    unsettled = heuristic.trophy_edge(state, 0)
+    # the same lead, weighed as if every colour were settled, is surer
+    settled = [heuristic.SPREAD_SETTLED] * len(state.taken)
+    assert heuristic.trophy_edge(state, 0, spread=settled) > unsettled > 0
 
 
 def test_heuristic_counts_the_sets_the_cards_in_hand_promise() -> None:

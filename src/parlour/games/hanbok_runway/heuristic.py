@@ -195,14 +195,16 @@ def hand_promise(
     return total
 
 
-def trophy_edge(state: HanbokRunwayState, seat: int) -> float:
-    """The trophies `seat` expects to lead by (points 1-6), from what `seat` knows."""
+def trophy_edge(state: HanbokRunwayState, seat: int, spread: list[float] | None = None) -> float:
+    """The trophies `seat` expects to lead by (points 1-6), from what `seat` knows; `spread` per
+    colour is `spreads(state)` unless given (to weigh a position as if its colours were settled)."""
     comps = state.game.components
     unseen = _unseen(state, seat)
     influence = expected_influences(state, seat, unseen)
     stakes = colour_stakes(state.additional, comps)
     mine, theirs = influence[seat], influence[1 - seat]
-    spread = spreads(state)
+    if spread is None:
+        spread = spreads(state)
     edge = 0.0
     for colour, stake in enumerate(stakes):
         edge += stake * colour_edge(mine[colour], theirs[colour], comps.min_influence_for_vp, spread[colour])
