@@ -54,7 +54,7 @@ system:
 	bash scripts/system-deps.sh
 
 # The server's tests run against SQLite and, with PostgreSQL started here, against PostgreSQL too.
-# The full suite runs on the compiled build; PARLOUR_EXPECT_COMPILED tells tests/test_build_mode.py
+# The full suite runs on the compiled build; PARLOUR_EXPECT_COMPILED tells tests/test_native.py
 # which build it must find there.
 unit: system install compiled
 	bash -c 'source .ci/postgres.sh && $(ON_COMPILED) PARLOUR_EXPECT_COMPILED=$$(cat $(COMPILED).expect) exec $(BIN)/python -m pytest -n 2 -q'
