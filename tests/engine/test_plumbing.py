@@ -129,6 +129,19 @@ def test_a_game_pickles_as_its_options_and_unpickled_states_share_it(name: str) 
     assert [a.id for a in one.legal_actions()] == [a.id for a in game.new_state(1).legal_actions()]
 
 
+def test_a_state_of_a_game_defined_outside_the_package_pickles_with_its_own_attributes() -> None:
+    # A plugin's or a test's state subclasses the engine's State in plain Python: in the compiled
+    # build its own attributes live beside the native ones and must travel too.
+    from tests.engine.nim import Nim
+
+    state = Nim().new_state(seed=3)
+    state.apply(state.legal_actions()[-1])
+    twin = pickle.loads(pickle.dumps(state))
+    assert (twin.pile, twin.mover, twin.history, twin.seed) == (state.pile, state.mover, state.history, 3)
+    assert twin.render(None) == state.render(None) and twin.view(0) == state.view(0)
+    assert [a.id for a in twin.legal_actions()] == [a.id for a in state.legal_actions()]
+
+
 def test_defer_draws_later_what_drawing_now_would_have_drawn() -> None:
     now, later = Rng(7), Rng(7)
     deck = list(range(10))

@@ -177,6 +177,25 @@ class State(abc.ABC, Generic[GameT]):
         self.history: list[int] = []
         self._legal: list[Action] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled attribute by attribute (process pools, saved tables). The compiled build lists a
+        # native class's attributes on the class (`__mypyc_attrs__`), but its own pickling leaves
+        # out what an interpreted subclass adds (a plugin game's or a test's state); whatever is
+        # not native, and every attribute in the interpreted build, `object.__getstate__` finds.
+        state: dict[str, Any] = {}
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if name != "__dict__" and hasattr(self, name):
+                state[name] = getattr(self, name)
+        found = object.__getstate__(self)
+        for part in found if isinstance(found, tuple) else (found,):
+            if isinstance(part, dict):
+                state.update(part)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     # --- what every game implements -------------------------------------------------------
 
     @abc.abstractmethod

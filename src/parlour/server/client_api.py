@@ -125,9 +125,17 @@ FLAG_CODE = re.compile(r"[a-z]{2}(-[a-z]{2,4})?")
 def flag_folder() -> Path | None:
     """The folder of the flag-icons SVGs (4:3), or None when they are not installed."""
     configured = os.environ.get("PARLOUR_FLAG_ICONS")
-    root = Path(configured) if configured else Path(__file__).resolve().parents[3] / "node_modules" / "flag-icons"
-    folder = root / "flags" / "4x3"
-    return folder if folder.is_dir() else None
+    roots = (
+        [Path(configured)] if configured else [checkout / "node_modules" / "flag-icons" for checkout in _checkouts()]
+    )
+    return next((root / "flags" / "4x3" for root in roots if (root / "flags" / "4x3").is_dir()), None)
+
+
+def _checkouts() -> list[Path]:
+    """Where a checkout's node_modules may lie: above src/parlour, or above build/compiled/parlour
+    when the compiled build runs (`make serve`)."""
+    package = Path(__file__).resolve().parents[1]
+    return [package.parents[1], package.parents[2]]
 
 
 @router.get("/flags/index.json", tags=["client"])
