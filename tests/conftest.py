@@ -31,17 +31,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    # The plugin game is a real distribution with a real entry point, as a game published on its
-    # own would be, but it is installed only for the tests: into a folder of its own that the test
-    # processes put first on their path (PYTHONPATH reaches the workers and every `parlour` the
-    # tests start), never into .venv, where `parlour serve` would offer it to players. The
-    # controller installs it once, before any worker starts (workers have `workerinput`).
-    if not hasattr(config, "workerinput"):
-        install_plugin()
-    use_plugin_site()
-
-
 def install_plugin() -> None:
     stamp = PLUGIN_SITE / "installed-from.txt"
     # Installed again only when its sources change (pip leaves build/ and *.egg-info beside them).
@@ -64,6 +53,18 @@ def use_plugin_site() -> None:
     if site not in paths:
         os.environ["PYTHONPATH"] = os.pathsep.join([site, *paths])
     importlib.invalidate_caches()
+
+
+# The plugin game is a real distribution with a real entry point, as a game published on its own
+# would be, but it is installed only for the tests: into a folder of its own that the test
+# processes put first on their path (PYTHONPATH reaches the workers and every `parlour` the tests
+# start), never into .venv, where `parlour serve` would offer it to players. It is done as this
+# file is imported, before any other conftest (a folder's conftest may register games, which
+# discovers the installed ones once and for all); the controller installs it before any worker
+# starts (workers have PYTEST_XDIST_WORKER).
+if "PYTEST_XDIST_WORKER" not in os.environ:
+    install_plugin()
+use_plugin_site()
 
 
 @pytest.fixture(scope="session")
