@@ -204,3 +204,38 @@ def test_pettingzoo_state_lies_in_its_declared_space(name: str, players: int) ->
         aec.step(None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[-1]))
     if name == "hanbok_runway":
         assert seen_negative, "no negative value met: the check would prove little"
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_observations_read_late_hold_the_position_they_were_made_at(name: str, players: int) -> None:
+    """An observation works its tensor and mask out when read; read after the game went on (or
+    after a reset), it gives what an eager one would have held, and copies and pickles carry it."""
+    import copy
+    import pickle
+
+    from parlour.interop.encoding import state_tensor
+    from parlour.interop.spaces import legal_mask
+
+    aec = env(name, players=players)
+    aec.reset(seed=5)
+    rng = Rng(5)
+    kept: list[tuple[dict, np.ndarray, np.ndarray]] = []
+    for step in range(40):
+        agent = aec.agent_selection
+        if aec.terminations[agent] or aec.truncations[agent]:
+            break
+        seat = aec.possible_agents.index(agent)
+        other = (seat + 1) % players
+        observation = aec.observe(aec.possible_agents[other])
+        eager = state_tensor(aec.engine_state, other), legal_mask(aec.engine_state, other)
+        if step % 3 == 0:  # read one key now, the other later
+            assert np.array_equal(observation["action_mask"], eager[1])
+        kept.append((observation, *eager))
+        legal = [action.id for action in aec.engine_state.legal_actions()]
+        aec.step(rng.choice(legal))
+    aec.reset(seed=6)
+    for observation, tensor, mask in kept:
+        for held in (observation, copy.deepcopy(observation), pickle.loads(pickle.dumps(observation))):
+            assert np.array_equal(held["observation"], tensor)
+            assert np.array_equal(dict(held)["action_mask"], mask)
+            assert held.keys() == {"observation", "action_mask"}

@@ -52,6 +52,7 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
             "name": f"parlour_{game.name}_v0",
         }
         self.possible_agents = [f"player_{seat}" for seat in range(game.num_players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {agent: observation_space(game) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
         # every seat's tensor side by side, so each stretch has the observation's own bounds
@@ -79,7 +80,8 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.engine_state.current_player()]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return observe(self.engine_state, self.possible_agents.index(agent))
+        """The agent's observation; its tensor and mask are worked out when read (`Observation`)."""
+        return observe(self.engine_state, self._seats[agent])
 
     def state(self) -> np.ndarray:
         """Every seat's observation tensor, seat 0 first: what the seats see together."""

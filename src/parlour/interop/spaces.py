@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -10,6 +11,9 @@ from gymnasium import spaces
 from parlour.engine.game import Game
 from parlour.engine.game import State as EngineState
 from parlour.interop.encoding import bounds, state_tensor
+
+KEYS = ("observation", "action_mask")
+"""The keys of every observation, in the order of the observation space."""
 
 
 def observation_space(game: Game) -> spaces.Dict:
@@ -22,11 +26,127 @@ def observation_space(game: Game) -> spaces.Dict:
     )
 
 
-def observe(state: EngineState, seat: int) -> dict[str, Any]:
-    """What `seat` observes: the tensor of its view (read from the position by the game's writer,
-    the same values) and the mask, empty when it is not to move. Fresh arrays every time, so an
-    observation kept (a replay buffer) never changes when the game goes on."""
-    return {"observation": state_tensor(state, seat), "action_mask": legal_mask(state, seat)}
+_PENDING: Any = object()
+"""The stored value of a key not read yet."""
+
+
+class Observation(dict[str, np.ndarray]):
+    """What a seat observes at one position: a dict of `observation` (the tensor of its view) and
+    `action_mask`, each worked out when first read, then kept.
+
+    An adapter hands out an observation at every step (PettingZoo's `last`, Gymnasium's `step`),
+    and a loop that only reads the mask (random play, a rule-based opponent) would otherwise pay
+    for a tensor at every step, several native steps in some games. The values are those of the
+    position at the moment the observation was made: read after the game has gone on, the
+    position is replayed from the game's seed and moves (the engine is deterministic), so a kept
+    observation (a replay buffer) never changes. Every way of reading a dict (`[]`, `get`,
+    `items`, `values`, iteration with `dict(...)` or `**`, `==`, copy, pickle) sees the values;
+    a copy or an unpickled observation has them all worked out and holds no position."""
+
+    __slots__ = ("_moves", "_seat", "_state")
+
+    def __init__(self, state: EngineState, seat: int) -> None:
+        dict.__init__(self, observation=_PENDING, action_mask=_PENDING)
+        self._state, self._seat, self._moves = state, seat, len(state.history)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        value = dict.__getitem__(self, key)
+        if value is _PENDING:
+            state = self._position()
+            value = state_tensor(state, self._seat) if key == "observation" else legal_mask(state, self._seat)
+            dict.__setitem__(self, key, value)
+        return value
+
+    def _position(self) -> EngineState:
+        """The position this observation was made at: the live state while it has not moved on."""
+        state = self._state
+        if len(state.history) == self._moves:
+            return state
+        replay = state.game.new_state(seed=state.seed)
+        actions = state.game.actions
+        for action_id in state.history[: self._moves]:
+            replay.apply_legal(actions[action_id])
+        self._state = replay  # later reads of the other key need no second replay
+        self._moves = len(replay.history)
+        return replay
+
+    def plain(self) -> dict[str, np.ndarray]:
+        """Every value worked out, as a plain dict."""
+        return {key: self[key] for key in dict.keys(self)}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if dict.__contains__(self, key) else default
+
+    def items(self) -> Any:
+        return self.plain().items()
+
+    def values(self) -> Any:
+        return self.plain().values()
+
+    def __iter__(self) -> Iterator[str]:
+        # Overridden, so that dict(observation) and f(**observation) go through keys() and [].
+        return iter(dict.keys(self))
+
+    def copy(self) -> Observation:
+        return worked_out(self.plain())
+
+    def __copy__(self) -> Observation:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observation:
+        return worked_out({key: value.copy() for key, value in self.plain().items()})
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if dict.__contains__(self, key):
+            value = self[key]
+            dict.__delitem__(self, key)
+            return value
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, np.ndarray]:
+        key = next(reversed(dict.keys(self)))
+        return key, self.pop(key)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if dict.__contains__(self, key):
+            return self[key]
+        return dict.setdefault(self, key, default)
+
+    def __eq__(self, other: object) -> bool:
+        return self.plain() == (other.plain() if isinstance(other, Observation) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __or__(self, other: Any) -> Any:
+        return self.plain() | other
+
+    def __ror__(self, other: Any) -> Any:
+        return other | self.plain()
+
+    def __repr__(self) -> str:
+        return repr(self.plain())
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        return worked_out, (self.plain(),)
+
+
+def worked_out(values: dict[str, np.ndarray]) -> Observation:
+    """An observation with these values, nothing left to work out (copies and unpickling)."""
+    observation = Observation.__new__(Observation)
+    dict.__init__(observation, values)
+    observation._state, observation._seat, observation._moves = None, 0, 0  # type: ignore[assignment]
+    return observation
+
+
+def observe(state: EngineState, seat: int) -> Observation:
+    """What `seat` observes now: the tensor of its view (read from the position by the game's
+    writer, the same values) and the mask, empty when it is not to move, each worked out when
+    first read (see `Observation`). Fresh arrays for every observation, so one kept never
+    changes when the game goes on."""
+    return Observation(state, seat)
 
 
 def legal_mask(state: EngineState, seat: int) -> np.ndarray:
