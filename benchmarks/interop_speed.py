@@ -128,7 +128,7 @@ def pettingzoo_loop(name: str, players: int) -> Callable[[float], int]:
                 if termination or truncation:
                     aec.step(None)
                     continue
-                aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                aec.step(int(rng.choice(observation["action_mask"].nonzero()[0])))
                 steps += 1
             seed += 1
         return steps
@@ -148,7 +148,7 @@ def gymnasium_loop(name: str, players: int) -> Callable[[float], int]:
             observation, _ = environment.reset(seed=seed)
             done = False
             while not done:
-                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                action = int(rng.choice(observation["action_mask"].nonzero()[0]))
                 observation, _, terminated, truncated, _ = environment.step(action)
                 done = terminated or truncated
                 # The opponents' moves are steps of the game too.

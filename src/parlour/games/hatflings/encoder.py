@@ -111,14 +111,17 @@ def write(state: HatflingsState, seat: int | None, out: MutableSequence[float]) 
     hat = state.hat
     hats = [0, 0]  # halflings wearing each colour's hat (the view's "hats")
     offsets, at = HALFLING_AT[me], 0
-    for code in hat:
+    for square in range(len(hat)):  # by index: mypyc cannot loop over a bytearray directly
+        code = hat[square]
         if code:
             hats[code & 1] += 1
             slot = offsets[code]
             if slot >= 0:
                 out[at + slot] = 1.0
         at += SQUARE_SIZE
-    for square, thing in enumerate(state.scenery):
+    scenery = state.scenery
+    for square in range(len(scenery)):
+        thing = scenery[square]
         if thing:
             at = square * SQUARE_SIZE
             slot = OBJECT_SLOT[thing]
