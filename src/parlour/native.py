@@ -35,7 +35,6 @@ LEFT_INTERPRETED: dict[str, str] = {
         " (data_package, revealing_events), which a native class keeps per instance unless declared ClassVar"
     ),
     "games/*/components.py": "component data read once at import; tests replace the CSV reader it calls",
-    "games/*/encoder.py": "observation tensors for the adapters, not the engine's steps",
 }
 """Modules matched by `COMPILED` that stay interpreted, each with the reason."""
 
