@@ -292,6 +292,34 @@ def test_information_state_tells_apart_what_the_seat_saw() -> None:
     assert len(strings) == min(5, len(root.legal_actions()))
 
 
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_legal_actions_asked_from_python_answer_as_openspiel_does(name: str, players: int) -> None:
+    """The state answers `legal_actions` and `is_chance_node` itself, for Python callers: at every
+    node of a random game (chance, decision, terminal), for every player and none, as OpenSpiel's
+    own methods do (pyspiel.State's, reached through C++)."""
+    rng = np.random.default_rng(3)
+    state = openspiel.load(name, players=players).new_initial_state()
+    kinds = set()
+    while True:
+        kinds.add("chance" if state.is_chance_node() else "terminal" if state.is_terminal() else "decision")
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in range(-1, players + 1):
+            try:
+                expected: object = pyspiel.State.legal_actions(state, player)
+            except pyspiel.SpielError as error:
+                expected = str(error)
+            try:
+                answer: object = state.legal_actions(player)
+            except pyspiel.SpielError as error:
+                answer = str(error)
+            assert answer == expected, (player, state.history())
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert kinds == {"chance", "decision", "terminal"}
+
+
 def test_openspiel_refuses_an_illegal_action_and_keeps_the_state() -> None:
     game = openspiel.load("hatflings")
     state = game.new_initial_state().child(0)

@@ -268,6 +268,27 @@ class ParlourState(pyspiel.State):
     def current_player(self) -> int:
         return self.mover
 
+    # OpenSpiel's own `legal_actions` and `is_chance_node` go from Python into C++ and back into
+    # this class (a list turned into a C++ vector and back for the legal actions), about as long
+    # as a whole step of a compiled game. Python callers (OpenSpiel's Python algorithms, a
+    # researcher's loop) get the same answers here directly; C++ callers still reach
+    # `_legal_actions` and `current_player`.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        mover = self.mover  # the same answers as OpenSpiel's, case by case:
+        if mover == CHANCE:  # the outcomes, whoever asks
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        if mover == TERMINAL_PLAYER:
+            return []
+        if player is None or player == mover:
+            return list(self._legal_actions(mover))  # a copy: the held list decides what is legal
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return self.mover == CHANCE
+
     def _whose_turn(self) -> int:
         """Who decides now (OpenSpiel asks several times per step, so `mover` keeps the answer)."""
         if self.engine_state is None or self.held is not None:
