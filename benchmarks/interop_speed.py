@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -113,6 +114,13 @@ def observations(name: str, players: int) -> Callable[[float], int]:
     return run
 
 
+def legal_ids(mask: Any) -> Any:
+    """The legal ids of an int8 action mask: read as booleans, numpy's `nonzero` takes its fast
+    path (0.8 us for Yamatai's 2,920 entries against 5.6 us for the int8 array itself, more than a
+    compiled native step), as a researcher's loop can read it too."""
+    return mask.view(np.bool_).nonzero()[0]
+
+
 def pettingzoo_loop(name: str, players: int) -> Callable[[float], int]:
     from parlour.interop.pettingzoo import env
 
@@ -128,7 +136,7 @@ def pettingzoo_loop(name: str, players: int) -> Callable[[float], int]:
                 if termination or truncation:
                     aec.step(None)
                     continue
-                aec.step(int(rng.choice(observation["action_mask"].nonzero()[0])))
+                aec.step(int(rng.choice(legal_ids(observation["action_mask"]))))
                 steps += 1
             seed += 1
         return steps
@@ -148,7 +156,7 @@ def gymnasium_loop(name: str, players: int) -> Callable[[float], int]:
             observation, _ = environment.reset(seed=seed)
             done = False
             while not done:
-                action = int(rng.choice(observation["action_mask"].nonzero()[0]))
+                action = int(rng.choice(legal_ids(observation["action_mask"])))
                 observation, _, terminated, truncated, _ = environment.step(action)
                 done = terminated or truncated
                 # The opponents' moves are steps of the game too.
