@@ -30,10 +30,6 @@ and the search bots (each a pattern; `LEFT_INTERPRETED` takes some back out)."""
 
 LEFT_INTERPRETED: dict[str, str] = {
     "*/__init__.py": "a package's set-up, run once at import",
-    "games/*/game.py": (
-        "the Game class, built once per set of options; code reads its attributes off the class"
-        " (data_package, revealing_events), which a native class keeps per instance unless declared ClassVar"
-    ),
     "games/*/components.py": "component data read once at import; tests replace the CSV reader it calls",
 }
 """Modules matched by `COMPILED` that stay interpreted, each with the reason."""

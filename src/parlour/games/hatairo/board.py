@@ -3,11 +3,13 @@ plus the cards she holds during set-up. Flat lists of ints so that a copy is che
 
 from __future__ import annotations
 
+from typing import Final
+
 from parlour.engine.compile_hints import mypyc_attr
 from parlour.games.hatairo.components import FLAGS, MOTIFS
 from parlour.games.hatairo.scoring import ROWS
 
-NCOL = 8
+NCOL: Final = 8
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints

@@ -67,7 +67,7 @@ class Hatairo(Game):
         ),
         DATA_OPTION,
     )
-    data_package = PACKAGE
+    data_package: ClassVar[str] = PACKAGE
     """Where the built-in data files live (records and parlour data export read it)."""
 
     def __init__(self, **options: Any) -> None:

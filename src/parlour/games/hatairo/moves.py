@@ -8,32 +8,31 @@ unambiguous); colours, cells, columns and motif spaces by words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from parlour.engine.actions import Action
 from parlour.games.hatairo.components import COLOURS, DESIGNS, FLAGS, TOPOGRAPHIES
 from parlour.games.hatairo.scoring import ROWS
 
-(
-    KEEP_PALETTE,
-    KEEP_ATELIER,
-    DRAFT,
-    TOPOGRAPHY,
-    START_MOTIF,
-    RESERVE,
-    GAIN,
-    COMPLETE,
-    PLACE,
-    PAY_SINGLE,
-    PAY_PAIR,
-    PAY_TRIPLE,
-    SPARE,
-    BONUS,
-    DISCARD,
-    MOTIF,
-    PASS,
-    CARD_KIND,
-    SPARE_LOST,
-) = range(19)
+KEEP_PALETTE: Final = 0
+KEEP_ATELIER: Final = 1
+DRAFT: Final = 2
+TOPOGRAPHY: Final = 3
+START_MOTIF: Final = 4
+RESERVE: Final = 5
+GAIN: Final = 6
+COMPLETE: Final = 7
+PLACE: Final = 8
+PAY_SINGLE: Final = 9
+PAY_PAIR: Final = 10
+PAY_TRIPLE: Final = 11
+SPARE: Final = 12
+BONUS: Final = 13
+DISCARD: Final = 14
+MOTIF: Final = 15
+PASS: Final = 16
+CARD_KIND: Final = 17
+SPARE_LOST: Final = 18
 
 KIND_NAMES = (
     "keep_palette",

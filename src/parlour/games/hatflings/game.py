@@ -11,7 +11,7 @@ Actions, in the words a captain types:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from parlour.engine.actions import Action
 from parlour.engine.data import DATA_OPTION, game_data, parsed
@@ -125,7 +125,7 @@ class Hatflings(Game):
         ),
         DATA_OPTION,
     )
-    data_package = PACKAGE
+    data_package: ClassVar[str] = PACKAGE
     """Where the built-in data files live (records and parlour data export read it)."""
 
     def __init__(self, **options: Any) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from parlour.engine import Action, Game, Option
 from parlour.engine.data import DATA_OPTION, game_data, parsed
@@ -23,7 +23,7 @@ class Yamatai(Game):
     summary = "draft fleets, chain boats through the archipelago, build the capital and recruit specialists"
     perfect_information = False
     max_game_length = 8_000
-    revealing_events = frozenset({"preview", "round", "game_over"})
+    revealing_events: ClassVar[frozenset[str]] = frozenset({"preview", "round", "game_over"})
     """Steps that may show a seat building tiles or specialists drawn from a deck it could not know
     in order (a preview, the refills at the end of a round), even tiles it has seen before."""
     options_spec = (
@@ -39,7 +39,7 @@ class Yamatai(Game):
         ),
         DATA_OPTION,
     )
-    data_package = PACKAGE
+    data_package: ClassVar[str] = PACKAGE
     """Where the built-in data files live (records and parlour data export read it)."""
     parts: Components
 
