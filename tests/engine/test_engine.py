@@ -97,6 +97,47 @@ def test_rng_skip_is_the_same_as_drawing() -> None:
     assert skipped.state == shuffled.state
 
 
+_MASK = (1 << 64) - 1
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """SplitMix64 written out from its definition: the next state and the draw."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def test_rng_gives_the_splitmix64_sequence_in_either_build() -> None:
+    # The compiled build computes on signed machine integers; these pin its bits to the definition,
+    # with states and draws on both sides of 2**63 and bounds past the machine-integer path.
+    assert Rng(0).state == 0x9E3779B97F4A7C15 and Rng(1).state == (0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
+    assert Rng(0).next64() == 0x6E789E6AA1B965F4  # pinned: the first draw games have always made
+    bounds = (1, 2, 3, 6, 52, 1000003, (1 << 62) - 1, 1 << 62, (1 << 63) + 5, 1 << 64, (1 << 70) + 1)
+    for seed in (*range(40), -1, 1 << 63, (1 << 64) - 1, 1 << 80):
+        rng, state = Rng(seed), Rng(seed).state
+        for n in bounds:
+            state, z = splitmix64(state)
+            assert rng.randrange(n) == z % n and rng.state == state
+            state, z = splitmix64(state)
+            assert rng.next64() == z and rng.state == state
+            state, z = splitmix64(state)
+            assert rng.random() == (z >> 11) * (1.0 / 9007199254740992.0)
+            state, z = splitmix64(state)
+            assert rng.choice(range(n % 97 + 1)) == z % (n % 97 + 1)
+        items, expected = list(range(60)), list(range(60))
+        for i in range(59, 0, -1):
+            state, z = splitmix64(state)
+            j = z % (i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        rng.shuffle(items)
+        assert items == expected and rng.state == state
+        rng.skip(1 << 65)
+        assert rng.state == (state + (1 << 65) * 0x9E3779B97F4A7C15) & _MASK
+        twin = Rng(splitmix64(rng.state)[1])
+        assert rng.clone().state == rng.state and rng.spawn().state == twin.state
+
+
 def test_record_verify_detects_tampering() -> None:
     state = parlour.load_game("nim", stones=5).new_state(seed=4)
     for action in ("take 1", "take 3", "take 1"):

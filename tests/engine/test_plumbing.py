@@ -177,3 +177,12 @@ def test_shuffle_sparingly_draws_less_than_once_per_item() -> None:
     rng.shuffle_sparingly(items)
     assert sorted(items) == list(range(30)) and items != list(range(30))
     assert 0 < rng.draws < shuffle_draws(30) // 2  # about one draw per 32 bits used
+
+
+def test_draws_that_take_one_value_go_through_next64() -> None:
+    # A subclass overriding next64 sees each draw of randrange, choice, random and spawn, in the
+    # compiled build (whose plain Rng computes them on machine integers) as well as interpreted.
+    rng, plain = CountingRng(5), Rng(5)
+    assert rng.randrange(10) == plain.randrange(10) and rng.choice("abcdef") == plain.choice("abcdef")
+    assert rng.random() == plain.random() and rng.spawn().state == plain.spawn().state
+    assert rng.draws == 4 and rng.state == plain.state

@@ -18,9 +18,12 @@ The shuffles every game needs live here, as one facility:
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from parlour.engine.compile_hints import mypyc_attr
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 T = TypeVar("T")
 
@@ -28,6 +31,49 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _SLACK = 1 << 32
 """`shuffle_sparingly` draws afresh once fewer than 32 bits of the current draw are left unread."""
+
+
+def _wraps(x: i64) -> bool:
+    """Whether `x * 4` wraps round to 0 for `x = 2**62`: only where `i64` is a machine integer."""
+    return x * 4 == 0
+
+
+_NATIVE: Final = _wraps(1 << 62)
+"""Whether `i64` is a machine integer that wraps round at 64 bits (the compiled build) rather than
+a plain int (interpreted). Compiled, values from 2**62 up do not fit mypyc's tagged ints and every
+draw would allocate several big ints; there the generator computes on the state as a signed 64-bit
+integer (two's complement, the same bits) and converts only at the edges, giving exactly the same
+numbers. Interpreted, masked ints are the faster way to the same numbers."""
+
+
+def _signed(state: int) -> i64:
+    """The unsigned 64-bit `state` as the signed i64 of the same bits (compiled build only)."""
+    if state > 0x7FFFFFFFFFFFFFFF:
+        return state - (1 << 64)
+    return state
+
+
+def _unsigned(z: i64) -> int:
+    """The signed i64 `z` as the unsigned 64-bit int of the same bits (compiled build only)."""
+    if z < 0:
+        return int(z) + (1 << 64)
+    return int(z)
+
+
+def _mixed(z: i64) -> i64:
+    """SplitMix64's output function on wrapping i64: `>>` sign-extends, so each logical shift
+    masks off the copied sign bits."""
+    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * -4658895280553007687  # 0xBF58476D1CE4E5B9
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * -7723592293110705685  # 0x94D049BB133111EB
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
+
+
+def _unsigned_mod(z: i64, n: i64) -> i64:
+    """The unsigned value of `z`'s bits modulo `0 < n < 2**62`, on i64: halved (logically) first
+    when the sign bit is set, so nothing overflows."""
+    if z >= 0:
+        return z % n
+    return (((z >> 1) & 0x7FFFFFFFFFFFFFFF) % n * 2 + (z & 1)) % n
 
 
 def shuffle_draws(count: int) -> int:
@@ -44,6 +90,10 @@ class Rng:
         self.state = (seed * 0xD1B54A32D192ED03 + _GOLDEN) & _MASK
 
     def next64(self) -> int:
+        if _NATIVE:
+            s = _signed(self.state) - 7046029254386353131  # + _GOLDEN, wrapping
+            self.state = _unsigned(s)
+            return _unsigned(_mixed(s))
         self.state = z = (self.state + _GOLDEN) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -57,15 +107,31 @@ class Rng:
         """An integer in [0, n). The modulo bias is below 2**-40 for any n a game uses."""
         if n <= 0:
             raise ValueError(f"randrange needs a positive bound, got {n}")
+        if _NATIVE and n < 1 << 62 and type(self) is Rng:  # a subclass may count its next64 calls
+            s = _signed(self.state) - 7046029254386353131
+            self.state = _unsigned(s)
+            return _unsigned_mod(_mixed(s), n)
         return self.next64() % n
 
     def choice(self, items: Sequence[T]) -> T:
+        if _NATIVE and type(self) is Rng:
+            s = _signed(self.state) - 7046029254386353131
+            self.state = _unsigned(s)
+            return items[_unsigned_mod(_mixed(s), len(items))]
         return items[self.next64() % len(items)]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates, in place."""
         # `next64` written out in the loop: search shuffles whole decks on every determinization,
         # and the method calls cost more than the arithmetic. Same sequence as calling next64().
+        if _NATIVE:
+            s = _signed(self.state)
+            for k in range(len(items) - 1, 0, -1):
+                s -= 7046029254386353131
+                m = _unsigned_mod(_mixed(s), k + 1)
+                items[k], items[m] = items[m], items[k]
+            self.state = _unsigned(s)
+            return
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             state = z = (state + _GOLDEN) & _MASK
