@@ -58,6 +58,8 @@ THEN_END_TURN: Final = 1
 FLAG_REQ: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(flag.required.count(c) for c in range(NCOL)) for flag in FLAGS
 )
+# The same counts as lists, for `payment.pays` (read only: every flag shares its list).
+FLAG_NEED: Final[tuple[list[int], ...]] = tuple(list(counts) for counts in FLAG_REQ)
 FLAG_ITEMS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((c, n) for c, n in enumerate(counts) if n) for counts in FLAG_REQ
 )

@@ -19,6 +19,7 @@ from parlour.games.hatairo.constants import (
     DISCARDING,
     FLAG_BONUS,
     FLAG_ITEMS,
+    FLAG_NEED,
     FLAG_REQ,
     FLAG_SIZE,
     OVER,
@@ -101,7 +102,7 @@ class Turn(Motif):
                         pairs -= have >> 1
                         unpaid += need - have
                 if pairs >= unpaid or (
-                    tiles and payment.can_pay(FLAG_REQ[flag], palette, board.as_any, board.any_as, board.three)
+                    tiles and payment.pays(FLAG_NEED[flag], palette, board.as_any, board.any_as, board.three)
                 ):
                     ids.append(complete + flag)
         if not ids:
@@ -370,7 +371,7 @@ class Turn(Motif):
         for board in self.boards:
             if board.placed < len(board.gallery):
                 for flag in board.atelier:
-                    if payment.can_pay(FLAG_REQ[flag], board.palette, board.as_any, board.any_as, board.three):
+                    if payment.pays(FLAG_NEED[flag], board.palette, board.as_any, board.any_as, board.three):
                         return False
         return True
 
