@@ -10,6 +10,9 @@ from parlour.games.hatairo.components import FLAGS, MOTIFS
 from parlour.games.hatairo.scoring import ROWS
 
 NCOL: Final = 8
+# Each flag card's bonus colour, the pigment it is in a Palette (R4), read as ints rather than
+# from the flag records.
+BONUS_OF: Final[tuple[int, ...]] = tuple(flag.bonus for flag in FLAGS)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # see compile_hints
@@ -75,7 +78,7 @@ class Board:
     def add_palette_flag(self, flag_id: int) -> None:
         """R4: a flag card in the Palette is one pigment of its bonus colour."""
         self.palette_flags.append(flag_id)
-        self.palette[FLAGS[flag_id].bonus] += 1
+        self.palette[BONUS_OF[flag_id]] += 1
 
     def take_pigment_card(self, colour: int) -> None:
         self.palette[colour] += 1
@@ -93,7 +96,7 @@ class Board:
             self.pigment_cards[colour] -= 1
             return -1
         for index, flag_id in enumerate(self.palette_flags):
-            if FLAGS[flag_id].bonus == colour:
+            if BONUS_OF[flag_id] == colour:
                 del self.palette_flags[index]
                 return flag_id
         raise AssertionError(f"palette count of colour {colour} out of step with its cards")

@@ -58,10 +58,13 @@ THEN_END_TURN: Final = 1
 FLAG_REQ: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(flag.required.count(c) for c in range(NCOL)) for flag in FLAGS
 )
+# The same counts as lists, for `payment.pays` (read only: every flag shares its list).
+FLAG_NEED: Final[tuple[list[int], ...]] = tuple(list(counts) for counts in FLAG_REQ)
 FLAG_ITEMS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((c, n) for c, n in enumerate(counts) if n) for counts in FLAG_REQ
 )
 FLAG_SIZE: Final[tuple[int, ...]] = tuple(len(flag.required) for flag in FLAGS)
+FLAG_NAME: Final[tuple[str, ...]] = tuple(flag.name for flag in FLAGS)
 FLAG_BONUS = tuple(flag.bonus for flag in FLAGS)
 DESIGN_OF: Final[tuple[int, ...]] = tuple(DESIGNS.index(motif.design) for motif in MOTIFS)
 TYPE_I: Final[tuple[int, ...]] = tuple(motif.id for motif in MOTIFS if motif.type == "I")

@@ -20,10 +20,13 @@ type-II tiles are three small values: `as_any` and `any_as` as bit masks of colo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-NCOL = 8
-SINGLE, PAIR, TRIPLE = 0, 1, 2
-LOST = NCOL  # the spare output of a three-for-two given up (R17)
+NCOL: Final = 8
+SINGLE: Final = 0
+PAIR: Final = 1
+TRIPLE: Final = 2
+LOST: Final = NCOL  # the spare output of a three-for-two given up (R17)
 
 
 def single_allowed(paid_with: int, slot: int, as_any: int, any_as: int) -> bool:
@@ -31,7 +34,7 @@ def single_allowed(paid_with: int, slot: int, as_any: int, any_as: int) -> bool:
     return paid_with == slot or (as_any >> paid_with) & 1 == 1 or (any_as >> slot) & 1 == 1
 
 
-def _min_cost_with_triples(left: Sequence[int], slots: int) -> int:
+def _min_cost_with_triples(left: list[int], slots: int) -> int:
     """Fewest pigments covering `slots` any-colour slots from same-colour groups of pairs and triples.
 
     From e pigments of one colour, s slots cost ceil(3s/2) pigments (triples, plus one pair when s
@@ -58,7 +61,15 @@ def _min_cost_with_triples(left: Sequence[int], slots: int) -> int:
 
 
 def can_pay(required: Sequence[int], palette: Sequence[int], as_any: int, any_as: int, three: bool) -> bool:
-    """Can `palette` pay the requirement `required` (both 8 colour counts) with these tiles?
+    """Can `palette` pay the requirement `required` (both 8 colour counts) with these tiles?"""
+    if len(required) != NCOL or len(palette) != NCOL:
+        raise ValueError(f"a requirement and a palette have {NCOL} colour counts")
+    return pays(list(required), list(palette), as_any, any_as, three)
+
+
+def pays(required: list[int], palette: list[int], as_any: int, any_as: int, three: bool) -> bool:
+    """`can_pay` for lists of 8 counts, as the rules hold them (typed lists: the compiled build
+    reads them without generic sequence calls). Neither list is changed.
 
     Why this is exact: a slot whose colour has an "any as" tile is best paid by a single pigment of
     any colour, so those slots only need enough pigments left over at the end. Every other slot is
@@ -69,8 +80,11 @@ def can_pay(required: Sequence[int], palette: Sequence[int], as_any: int, any_as
     """
     # The base rule alone: direct pigments, then pairs of leftovers for what is still unpaid.
     # Tiles only add ways to pay, so when this suffices the tiles need not be looked at.
-    unpaid = pairs = 0
-    for need, have in zip(required, palette, strict=True):
+    unpaid = 0
+    pairs = 0
+    for colour in range(NCOL):
+        need = required[colour]
+        have = palette[colour]
         if have >= need:
             pairs += (have - need) >> 1
         else:
@@ -134,9 +148,9 @@ def unit_options(
     With `waste` every unit the rules allow is offered, needless ones included (see `spare_options`).
     """
     slot = next_slot(remaining)
-    rest = list(remaining)
+    rest: list[int] = list(remaining)
     rest[slot] -= 1
-    pal = list(palette)
+    pal: list[int] = list(palette)
     options: list[tuple[int, int, int]] = []
     for colour in range(NCOL):
         have = pal[colour]
@@ -144,14 +158,14 @@ def unit_options(
             continue
         if single_allowed(colour, slot, as_any, any_as):
             pal[colour] = have - 1
-            if can_pay(rest, pal, as_any, any_as, three):
+            if pays(rest, pal, as_any, any_as, three):
                 options.append((SINGLE, slot, colour))
             pal[colour] = have
             if not waste:
                 continue
         if have >= 2:
             pal[colour] = have - 2
-            if can_pay(rest, pal, as_any, any_as, three):
+            if pays(rest, pal, as_any, any_as, three):
                 options.append((PAIR, slot, colour))
             pal[colour] = have
         if three and have >= 3:
@@ -176,15 +190,16 @@ def spare_options(
     With `waste`, any slot will do, and LOST (the spare is given up, R17) is offered when the rest
     stays payable without it.
     """
-    rest = list(remaining)
-    targets = []
+    rest: list[int] = list(remaining)
+    pal: list[int] = palette if isinstance(palette, list) else list(palette)
+    targets: list[int] = []
     for slot in range(NCOL):
         if not rest[slot] or (not waste and single_allowed(paid_with, slot, as_any, any_as)):
             continue
         rest[slot] -= 1
-        if can_pay(rest, palette, as_any, any_as, three):
+        if pays(rest, pal, as_any, any_as, three):
             targets.append(slot)
         rest[slot] += 1
-    if waste and can_pay(rest, palette, as_any, any_as, three):
+    if waste and pays(rest, pal, as_any, any_as, three):
         targets.append(LOST)
     return targets

@@ -8,7 +8,7 @@ from parlour.engine.actions import Action
 from parlour.engine.game import generic_reason
 from parlour.games.hatairo import payment
 from parlour.games.hatairo.components import COLOURS, FLAGS, PLAYER_COLOURS, TOPOGRAPHIES
-from parlour.games.hatairo.constants import FLAG_REQ, PHASE_NAMES, TURN_START
+from parlour.games.hatairo.constants import FLAG_NEED, PHASE_NAMES, TURN_START
 from parlour.games.hatairo.moves import (
     BONUS,
     CARD_KIND,
@@ -85,7 +85,7 @@ def _turn_reason(state: HatairoState, kind: int, flag: int) -> str:
         if reason:
             return f"{reason}, nor in your Atelier"
     needs = "+".join(COLOURS[c] for c in FLAGS[flag].required)
-    if not payment.can_pay(FLAG_REQ[flag], board.palette, board.as_any, board.any_as, board.three):
+    if not payment.pays(FLAG_NEED[flag], board.palette, board.as_any, board.any_as, board.three):
         return f"your Palette cannot pay for {FLAGS[flag].name} (needs {needs})"
     return f"{FLAGS[flag].name} cannot be completed now"
 

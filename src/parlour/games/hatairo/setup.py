@@ -4,7 +4,7 @@ the drafting variant (R50) and the reveal that ends the set-up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from parlour.engine import Event, secret
 from parlour.games.hatairo.board import Board
@@ -17,12 +17,20 @@ if TYPE_CHECKING:
 
 from parlour.games.hatairo.turn import Turn
 
+# Each seat's own topography tiles as (tile id, topography index), in TILES order: read at every
+# set-up step, so kept as ints rather than read from the tile records.
+OWN_TILES: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((tile.id, TOPOGRAPHIES.index(tile.topography)) for tile in TILES if tile.player_colour == colour)
+    for colour in PLAYER_COLOURS
+)
+
 
 class SetUp(Turn):
     __slots__ = ()
 
     def _free_topographies(self, board: Board) -> list[int]:
-        return sorted({TOPOGRAPHIES.index(TILES[tile].topography) for tile in self._own_tiles_left(board)})
+        laid = board.tiles
+        return sorted({topo for tile, topo in OWN_TILES[self.to_move] if tile not in laid})
 
     def _keep(self, board: Board, flag: int, to_atelier: bool, events: list[Event]) -> None:
         seat = self.to_move
@@ -51,14 +59,14 @@ class SetUp(Turn):
             self._next_setup_seat(events)
 
     def _own_tiles_left(self, board: Board) -> list[int]:
-        colour = PLAYER_COLOURS[self.to_move]
-        return [tile.id for tile in TILES if tile.player_colour == colour and tile.id not in board.tiles]
+        laid = board.tiles
+        return [tile for tile, _ in OWN_TILES[self.to_move] if tile not in laid]
 
     def _put_tile(self, board: Board, topo: int, column: int) -> None:
-        colour = PLAYER_COLOURS[self.to_move]
-        for tile in TILES:
-            if tile.player_colour == colour and tile.topography == TOPOGRAPHIES[topo] and tile.id not in board.tiles:
-                board.tiles[column] = tile.id
+        laid = board.tiles
+        for tile, kind in OWN_TILES[self.to_move]:
+            if kind == topo and tile not in laid:
+                laid[column] = tile
                 return
 
     def _place_topography(self, board: Board, topo: int, column: int, events: list[Event]) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from parlour.engine import Action, Event, Rng
 from parlour.games.hatairo import payment
 from parlour.games.hatairo.board import NCOL
-from parlour.games.hatairo.components import COLOURS, FLAGS, TOPOGRAPHIES
+from parlour.games.hatairo.components import COLOURS, TOPOGRAPHIES
 from parlour.games.hatairo.constants import (
     ACTION,
     BONUS_PICK,
@@ -21,6 +21,7 @@ from parlour.games.hatairo.constants import (
     CELL,
     CLEAN,
     DRAFTING,
+    FLAG_NAME,
     MOTIF_PICK,
     PAY,
     SETUP_KEEP,
@@ -115,12 +116,12 @@ class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one
         elif kind == GAIN:
             self._take_from_market(a)
             board.add_palette_flag(a)
-            events.append(self._event("gain", f"{self._who(seat)} gains {FLAGS[a].name} as a pigment", flag=a))
+            events.append(self._event("gain", f"{self._who(seat)} gains {FLAG_NAME[a]} as a pigment", flag=a))
             self._clean_or_end(events)
         elif kind == RESERVE:
             self._take_from_market(a)
             board.atelier.append(a)
-            events.append(self._event("reserve", f"{self._who(seat)} reserves {FLAGS[a].name}", flag=a))
+            events.append(self._event("reserve", f"{self._who(seat)} reserves {FLAG_NAME[a]}", flag=a))
             self._clean_or_end(events)
         elif kind == COMPLETE:
             self._start_complete(board, a, events)

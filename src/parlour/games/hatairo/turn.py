@@ -19,6 +19,8 @@ from parlour.games.hatairo.constants import (
     DISCARDING,
     FLAG_BONUS,
     FLAG_ITEMS,
+    FLAG_NAME,
+    FLAG_NEED,
     FLAG_REQ,
     FLAG_SIZE,
     OVER,
@@ -101,7 +103,7 @@ class Turn(Motif):
                         pairs -= have >> 1
                         unpaid += need - have
                 if pairs >= unpaid or (
-                    tiles and payment.can_pay(FLAG_REQ[flag], palette, board.as_any, board.any_as, board.three)
+                    tiles and payment.pays(FLAG_NEED[flag], palette, board.as_any, board.any_as, board.three)
                 ):
                     ids.append(complete + flag)
         if not ids:
@@ -131,7 +133,7 @@ class Turn(Motif):
             source = "market"
         self.sketch = flag
         self.remaining = list(FLAG_REQ[flag])
-        text = f"{self._who(self.to_move)} completes {FLAGS[flag].name} from the {source}"
+        text = f"{self._who(self.to_move)} completes {FLAG_NAME[flag]} from the {source}"
         events.append(self._event("complete", text, flag=flag, source=source))
         free = board.free_cells()
         if len(free) == 1:
@@ -181,7 +183,7 @@ class Turn(Motif):
     def _choose_cell(self, board: Board, cell: int, events: list[Event]) -> None:
         """The gallery cell is chosen before the payment: told now, as the flag goes there at the end."""
         where = f"row {cell // self.game.columns + 1} column {cell % self.game.columns + 1}"
-        text = f"{self._who(self.to_move)} will place {FLAGS[self.sketch].name} at {where}"
+        text = f"{self._who(self.to_move)} will place {FLAG_NAME[self.sketch]} at {where}"
         events.append(self._event("cell", text, flag=self.sketch, cell=cell))
         self._begin_payment(board, cell, events)
 
@@ -271,7 +273,7 @@ class Turn(Motif):
         self.sketch = self.cell = self.spare_from = -1
         self.waste = False
         seat = self.to_move
-        text = f"{self._who(seat)} places {FLAGS[flag].name} at row {cell // self.game.columns + 1} column "
+        text = f"{self._who(seat)} places {FLAG_NAME[flag]} at row {cell // self.game.columns + 1} column "
         text += f"{cell % self.game.columns + 1}"
         events.append(self._event("place", text, flag=flag, cell=cell))
         # R20: one bonus pigment per completed neighbour, in that neighbour's bonus colour.
@@ -370,7 +372,7 @@ class Turn(Motif):
         for board in self.boards:
             if board.placed < len(board.gallery):
                 for flag in board.atelier:
-                    if payment.can_pay(FLAG_REQ[flag], board.palette, board.as_any, board.any_as, board.three):
+                    if payment.pays(FLAG_NEED[flag], board.palette, board.as_any, board.any_as, board.three):
                         return False
         return True
 
