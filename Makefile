@@ -66,8 +66,8 @@ test-package: install compiled
 	bash scripts/test-package.sh
 
 # The inner loop: everything but the slow, browser and PostgreSQL tests, on two workers (the
-# folders of only such tests are not even collected).
-FAST := -m "not slow and not browser and not postgres" --ignore=tests/web --ignore=tests/server --ignore=tests/arena
+# folders of only such tests are not even collected). The server's tests on SQLite are in it.
+FAST := -m "not slow and not browser and not postgres" --ignore=tests/web --ignore=tests/arena
 test-fast: install
 	$(BIN)/python -m pytest -n 2 -q $(FAST)
 

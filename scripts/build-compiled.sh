@@ -15,7 +15,30 @@ if command -v "$CC_COMMAND" >/dev/null 2>&1; then MODE=1; else MODE=0; fi
 start=$SECONDS
 STARTED="$(mktemp)"  # the stamp gets the start's time: a file edited during the build is newer
 trap 'rm -f "$STARTED"' EXIT
-PARLOUR_COMPILE=$MODE "$PYTHON" setup.py --quiet build --parallel "${JOBS:-2}" >build/compiled.log 2>&1 \
+if [[ $MODE == 1 ]]; then
+  echo "build-compiled: compiling the engine, the games' rules and the bots to C (a first build takes" \
+    "2 to 6 minutes on two cores; later ones rebuild only what changed)"
+fi
+PARLOUR_COMPILE=$MODE "$PYTHON" setup.py --quiet build --parallel "${JOBS:-2}" >build/compiled.log 2>&1 &
+BUILD=$!
+trap 'rm -f "$STARTED"; kill "$BUILD" 2>/dev/null || true' EXIT  # Ctrl-C stops the build too
+# Progress while it runs: mypyc first translates the modules to C (one step, no count to show),
+# then the C files are compiled one by one into build/compiled-temp.
+progress() {
+  local written compiled
+  written=$(find build/mypyc-c -name '*.c' -newer "$STARTED" 2>/dev/null | wc -l)
+  compiled=$(find build/compiled-temp -name '*.o' -newer "$STARTED" 2>/dev/null | wc -l)
+  if [[ $written == 0 ]]; then
+    echo "build-compiled: translating to C ($((SECONDS - start)) s)"
+  else
+    echo "build-compiled: compiling C, $compiled of $written files done ($((SECONDS - start)) s)"
+  fi
+}
+while kill -0 "$BUILD" 2>/dev/null; do
+  for _ in $(seq 15); do kill -0 "$BUILD" 2>/dev/null && sleep 1; done
+  if kill -0 "$BUILD" 2>/dev/null && [[ $MODE == 1 ]]; then progress; fi
+done
+wait "$BUILD" \
   || { tail -40 build/compiled.log >&2; echo "compiled build failed; the whole log is build/compiled.log" >&2; exit 1; }
 grep '^parlour: ' build/compiled.log >&2 || true  # the fallback's notice
 # A module moved out of the compiled list, or deleted, must not leave an extension shadowing its source.

@@ -72,11 +72,11 @@ def regenerate_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--regenerate-goldens"))
 
 
-# What each of these runs is slow by nature: live servers over HTTP and websockets, tournaments
+# What each of these runs is slow by nature: a server in its own process, tournaments
 # in process pools and Ray, whole games through the adapters, the search bots and the terminal,
 # the hidden-information sweep and the golden playthroughs. The full suite runs them all.
 SLOW = (
-    "server",
+    "server/test_attacks.py",  # its own server process, and connections held until they time out
     "arena",
     "agents/test_real_games.py",
     "agents/test_hatflings_search.py",

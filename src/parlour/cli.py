@@ -283,7 +283,15 @@ def serve(
         "parlour.sqlite"
     ),
     bot_delay: Annotated[float, typer.Option(min=0, help="seconds a bot waits before each move")] = 0.5,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
+    log_level: Annotated[
+        str | None, typer.Option(help="debug, info, warning or error (default: warning in text, info in JSON)")
+    ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="auto (short text lines on a terminal, JSON lines elsewhere), json or text")
+    ] = "auto",
+    log_file: Annotated[
+        Path | None, typer.Option(help="write the log to this file as JSON lines instead of to the terminal")
+    ] = None,
     max_body_bytes: Annotated[int, typer.Option(min=1, help="biggest HTTP request body")] = 64 * 1024,
     max_json_depth: Annotated[int, typer.Option(min=1, help="deepest JSON nesting in bodies and messages")] = 8,
     max_header_bytes: Annotated[int, typer.Option(min=1024, help="biggest request line and headers")] = 16 * 1024,
@@ -326,8 +334,14 @@ def serve(
     machine (--workers) or several, share one PostgreSQL database: docs/server.md, "Several
     server processes".
     """
+    if log_format not in LOG_FORMATS:
+        raise fail(f"--log-format must be one of {', '.join(LOG_FORMATS)}, got {log_format!r}")
+    chosen = chosen_format(log_format, None if log_file is None else str(log_file), sys.stderr.isatty())
+    log_level = default_level(chosen) if log_level is None else log_level
     if log_level.lower() not in LOG_LEVELS:
         raise fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
+    if log_file is not None:
+        _check_log_file(log_file)
     _check_listening_address(host, port)
     try:
         from parlour.server import Settings, run
@@ -372,10 +386,34 @@ def serve(
         secure_cookies=secure_cookies,
         lease_seconds=lease_seconds,
     )
-    run(settings, host=host, port=port, log_level=log_level.lower(), workers=workers)
+    log_to = None if log_file is None else str(log_file)
+    level = log_level.lower()
+    run(settings, host=host, port=port, workers=workers, log_level=level, log_format=chosen, log_file=log_to)
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("auto", "json", "text")
+
+
+def chosen_format(log_format: str, log_file: str | None, terminal: bool) -> str:
+    """`auto` is short text lines on a terminal and JSON lines elsewhere (a journal, a pipe, a file)."""
+    if log_file is not None or log_format == "json":
+        return "json"
+    return "text" if log_format == "text" or terminal else "json"
+
+
+def default_level(log_format: str) -> str:
+    """A person at a terminal sees warnings and errors only; a deployment's log has every event."""
+    return "warning" if log_format == "text" else "info"
+
+
+def _check_log_file(path: Path) -> None:
+    """Refuse a log file that cannot be written before anything starts."""
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise fail(f"--log-file {path}: cannot write there ({error.strerror or error})") from None
 
 
 def _check_listening_address(host: str, port: int) -> None:

@@ -220,6 +220,21 @@ def test_serve_refuses_what_it_could_not_run_with_before_starting() -> None:
         port = busy.getsockname()[1]
         result = runner.invoke(app, ["serve", "--port", str(port)])
     assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output
+    result = runner.invoke(app, ["serve", "--log-format", "xml"])
+    assert result.exit_code == 2 and "--log-format must be one of auto, json, text, got 'xml'" in result.output
+    result = runner.invoke(app, ["serve", "--log-file", "/nonexistent-folder/server.log"])
+    assert result.exit_code == 2 and "--log-file /nonexistent-folder/server.log: cannot write there" in result.output
+
+
+def test_the_server_log_is_short_text_on_a_terminal_and_json_elsewhere() -> None:
+    from parlour.cli import chosen_format, default_level
+
+    assert chosen_format("auto", None, terminal=True) == "text"
+    assert chosen_format("auto", None, terminal=False) == "json"
+    assert chosen_format("auto", "server.log", terminal=True) == "json"  # a file is for a deployment
+    assert chosen_format("json", None, terminal=True) == "json"
+    assert chosen_format("text", None, terminal=False) == "text"
+    assert (default_level("text"), default_level("json")) == ("warning", "info")
 
 
 def test_an_agent_parameter_given_twice_is_refused() -> None:

@@ -12,9 +12,16 @@ __all__ = ["Settings", "create_app", "run"]
 
 
 def run(
-    settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", workers: int = 1
+    settings: Settings,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    workers: int = 1,
+    log_format: str = "json",
+    log_file: str | None = None,
 ) -> None:
-    """Serve until interrupted: JSON logs on stderr, the settings' limits on connections and frames.
+    """Serve until interrupted: logs on stderr or in `log_file` (JSON lines, or short text lines for a
+    person at a terminal), the settings' limits on connections and frames.
 
     With `workers` above 1 (PostgreSQL only), that many processes share the listening socket."""
     import uvicorn
@@ -25,7 +32,7 @@ def run(
     from parlour.server.store import check_database
 
     check_database(settings.url)
-    logs.configure(log_level)
+    logs.configure(log_level, log_format, log_file)
     options: dict[str, Any] = {
         "host": host,
         "port": port,
@@ -38,7 +45,7 @@ def run(
         "ws_ping_timeout": 20.0,
     }
     if workers > 1:
-        several.pass_on(settings, log_level)
+        several.pass_on(settings, {"level": log_level, "format": log_format, "file": log_file})
         options["http"] = "parlour.server.workers:WorkerH11"
         uvicorn.run("parlour.server.workers:worker_app", factory=True, workers=workers, **options)
         return

@@ -30,10 +30,24 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str)
 
 
-def configure(level: str = "info") -> None:
-    """Send the server's and uvicorn's logs to stderr as JSON lines."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
+class TextFormatter(logging.Formatter):
+    """One short line for a person at a terminal: the level and the message, no JSON."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"parlour: {record.levelname.lower()}: {record.getMessage()}"
+        if record.exc_info:
+            text += " (" + self.formatException(record.exc_info).strip().splitlines()[-1] + ")"
+        return text
+
+
+def configure(level: str = "info", log_format: str = "json", log_file: str | None = None) -> None:
+    """Send the server's and uvicorn's logs to stderr, or to `log_file`, as JSON or short text lines."""
+    handler: logging.Handler
+    if log_file is not None:
+        handler = logging.FileHandler(log_file, encoding="utf-8")
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(TextFormatter() if log_format == "text" else JsonFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

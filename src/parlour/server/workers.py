@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from parlour.server.settings import Settings
 
 SETTINGS_VARIABLE = "PARLOUR_SERVER_SETTINGS"
-LOG_LEVEL_VARIABLE = "PARLOUR_SERVER_LOG_LEVEL"
+LOG_VARIABLE = "PARLOUR_SERVER_LOG"  # {"level", "format", "file"} as JSON
 
 
 def sqlite_refusal(url: str, workers: int) -> str | None:
@@ -47,17 +47,18 @@ def decode(text: str) -> Settings:
     return Settings(**values)
 
 
-def pass_on(settings: Settings, log_level: str) -> None:
-    """Put the settings where the worker processes read them."""
+def pass_on(settings: Settings, log: dict[str, str | None]) -> None:
+    """Put the settings and the log's level, format and file where the worker processes read them."""
     os.environ[SETTINGS_VARIABLE] = encode(settings)
-    os.environ[LOG_LEVEL_VARIABLE] = log_level
+    os.environ[LOG_VARIABLE] = json.dumps(log)
 
 
 def worker_app() -> FastAPI:
     """The application of one worker process (uvicorn calls this in each, as a factory)."""
     from parlour.server import create_app, logs
 
-    logs.configure(os.environ.get(LOG_LEVEL_VARIABLE, "info"))
+    log = json.loads(os.environ.get(LOG_VARIABLE, "{}"))
+    logs.configure(log.get("level", "info"), log.get("format", "json"), log.get("file"))
     # uvicorn silenced its access log before calling this factory; configure() turned it back on.
     logging.getLogger("uvicorn.access").propagate = False
     return create_app(decode(os.environ[SETTINGS_VARIABLE]))
