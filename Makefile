@@ -71,9 +71,11 @@ FAST := -m "not slow and not browser and not postgres" --ignore=tests/web --igno
 test-fast: install
 	$(BIN)/python -m pytest -n 2 -q $(FAST)
 
-# The same fast tests on the interpreted source, as `make test` runs them beside the compiled suite.
+# The same fast tests on the interpreted source, as `make test` runs them beside the compiled suite,
+# and the check that the interpreted build behaves as the recorded digest says (slow, so not in FAST).
 test-interpreted: install
 	PARLOUR_EXPECT_COMPILED=0 $(BIN)/python -m pytest -n 2 -q $(FAST)
+	PARLOUR_EXPECT_COMPILED=0 $(BIN)/python -m pytest -n 2 -q tests/test_same_behaviour.py
 
 test: lint typecheck test-package unit test-interpreted
 

@@ -91,6 +91,9 @@ SLOW = (
     "interop/test_openspiel.py",
     "interop/test_docs.py",
     "interop/test_interop.py",
+    # Every configuration's recorded behaviour replayed: about 90 CPU-seconds interpreted, so the
+    # inner loop leaves it out; `make test-interpreted` runs it by name beside the fast tests.
+    "test_same_behaviour.py",
 )
 
 
