@@ -143,7 +143,7 @@ def test_one_account_never_holds_two_seats_of_a_rated_table_even_joining_both_at
             table_id = rated_table(server)
             answers: list[httpx.Response] = []
 
-            def take(seat: int, table_id: str = table_id) -> None:
+            def take(seat: int, table_id: str = table_id, answers: list[httpx.Response] = answers) -> None:
                 with httpx.Client(base_url=server.url, cookies=alice.cookies, timeout=30) as same_browser:
                     body = {"name": "alice", "seat": seat}
                     answers.append(same_browser.post(f"/api/tables/{table_id}/join", json=body, headers=csrf(account)))
