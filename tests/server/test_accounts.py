@@ -343,12 +343,14 @@ def test_a_session_lasts_session_days(serve: Callable[..., LiveServer]) -> None:
 def test_sign_in_buckets_are_forgotten_once_full(serve: Callable[..., LiveServer]) -> None:
     from parlour.server.app import prune_buckets
 
-    server = serve(signin_rate=1000.0, signin_client_rate=1000.0, **FAST_HASH)
+    server = serve(signin_rate=1000.0, signin_account_rate=1000.0, signin_client_rate=1000.0, **FAST_HASH)
     with browser(server) as mallory:
         for name in ("ann", "ben", "cat"):
             assert sign_in(mallory, name, "guess guess").status_code == 401
     accounts = server.app.state.accounts
     assert set(accounts.by_account.buckets) == {"ann", "ben", "cat"}
+    assert len(accounts.by_pair.buckets) == 3
     wait_until(lambda: all(bucket.full for bucket in accounts.by_account.buckets.values()))
+    wait_until(lambda: all(bucket.full for bucket in accounts.by_pair.buckets.values()))
     prune_buckets(server.app)
-    assert accounts.by_account.buckets == {} and accounts.by_client.buckets == {}
+    assert accounts.by_account.buckets == {} and accounts.by_client.buckets == {} and accounts.by_pair.buckets == {}

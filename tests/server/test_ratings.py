@@ -15,14 +15,31 @@ from parlour.server.ratings import ranks_of
 from .conftest import LiveServer, wait_until
 from .test_accounts import FAST_HASH, browser, csrf, sign_up
 
-TAKE_TWO = 1  # Nim: from a pile of two, taking two wins
 QUICK = {**FAST_HASH, "timer_poll": 0.02}
 
 
-def rated_table(server: LiveServer, stones: int = 2) -> str:
-    table = server.create("nim", ["human", "human"], options={"stones": stones}, rated=True)
+def rated_table(server: LiveServer, **extra: Any) -> str:
+    """A rated Nim table as rated tables are: default options (a pile of 10-20 drawn by the server)."""
+    table = server.create("nim", ["human", "human"], rated=True, **extra)
     assert table["rated"] is True
     return str(table["id"])
+
+
+def play_out(http: httpx.Client, table_id: str, tokens: list[str], winner: int) -> None:
+    """Play a Nim table to its end over HTTP so that `winner` takes the last stone: the winner
+    leaves a multiple of four when it can, the loser takes one."""
+    while True:
+        state = http.get(f"/api/tables/{table_id}/state").json()
+        if state["status"] == "finished":
+            return
+        pile, seat = state["view"]["pile"], state["to_move"]
+        take = (pile % 4 or 1) if seat == winner else 1
+        played = http.post(
+            f"/api/tables/{table_id}/actions",
+            json={"action": f"take {take}"},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert played.status_code == 200, played.text
 
 
 def join(client: httpx.Client, account: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -75,8 +92,8 @@ def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable
     with browser(server) as alice, browser(server) as bob:
         alice_account, bob_account = sign_up(alice, "alice"), sign_up(bob, "bob")
         table_id = rated_table(server)
-        winner = join(alice, alice_account, table_id)  # seat 0 moves first and takes both stones
-        join(bob, bob_account, table_id)
+        winner = join(alice, alice_account, table_id)  # seat 0 plays to take the last stone
+        bobs_seat = join(bob, bob_account, table_id)
         for client, account in ((alice, alice_account), (bob, bob_account)):
             join(client, account, unrated["id"])
         shown = server.table(table_id)["ratings"]
@@ -84,12 +101,7 @@ def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable
             "0": {"account": "alice", "rating": None, "games": 0},
             "1": {"account": "bob", "rating": None, "games": 0},
         }
-        played = server.http.post(
-            f"/api/tables/{table_id}/actions",
-            json={"action": TAKE_TWO},
-            headers={"Authorization": f"Bearer {winner['token']}"},
-        )
-        assert played.status_code == 200
+        play_out(server.http, table_id, [winner["token"], bobs_seat["token"]], winner=0)
     assert server.table(table_id)["status"] == "finished" and board(server) == []
     server.stop()
     server = serve(**QUICK)  # back: the finished, unrated game is rated now
@@ -118,7 +130,7 @@ def test_leaderboard_refusals(server: LiveServer) -> None:
 
 def test_a_seat_forfeited_on_time_ranks_last(serve: Callable[..., LiveServer]) -> None:
     server = serve(**QUICK, min_move_seconds=0.05, timeout_agent="random")
-    body = {"game": "nim", "seats": ["human", "human"], "options": {"stones": 9}, "rated": True}
+    body = {"game": "nim", "seats": ["human", "human"], "rated": True}
     body |= {"mode": "turn_based", "move_seconds": 2.0, "on_timeout": "forfeit"}  # time enough for Bob
     table_id = server.http.post("/api/tables", json=body).json()["id"]
     with browser(server) as alice, browser(server) as bob:

@@ -8,6 +8,7 @@ from typing import Any
 
 from .conftest import LiveServer
 from .test_accounts import FAST_HASH, browser, csrf, sign_up
+from .test_ratings import play_out
 
 TAKE_TWO = 1
 
@@ -60,13 +61,13 @@ def test_bots_mode_and_rating_carry_over(serve: Callable[..., LiveServer]) -> No
     assert [(s["kind"], s["agent"]) for s in rematch["seats"]] == [("human", None), ("bot", "random")]
     with browser(server) as alice, browser(server) as bob:
         accounts = sign_up(alice, "alice"), sign_up(bob, "bob")
-        body = {"game": "nim", "seats": ["human", "human"], "options": {"stones": 2}, "rated": True}
+        body = {"game": "nim", "seats": ["human", "human"], "rated": True}
         rated = server.http.post("/api/tables", json={**body, "mode": "turn_based", "move_seconds": 3600}).json()
         seats = [
             client.post(f"/api/tables/{rated['id']}/join", json={"name": a["name"]}, headers=csrf(a)).json()
             for client, a in zip((alice, bob), accounts, strict=True)
         ]
-        finish(server, rated["id"], seats[0]["token"])
+        play_out(server.http, rated["id"], [seat["token"] for seat in seats], winner=0)
         guest_try = ask(server, rated["id"], seats[1]["token"])  # without Bob's session: a guest
         assert guest_try.status_code == 403 and guest_try.json()["error"]["code"] == "account_needed"
         assert server.table(rated["id"])["rematch"] is None  # nothing was opened

@@ -5,6 +5,7 @@ Blocking calls, run in a worker thread by the hub's `_db` like every Store metho
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -13,7 +14,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from parlour.server.models import SeatRow, SessionRow, UserRow, now
+from parlour.server.models import SeatRow, SessionRow, UserDeviceRow, UserRow, now
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,18 @@ class AccountStore:
             result = session.execute(statement)
             return int(getattr(result, "rowcount", 0) or 0)
 
+    # --- devices -----------------------------------------------------------------------------
+
+    def add_device(self, token_hash: str, user_id: int) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(UserDeviceRow(token_hash=token_hash, user_id=user_id, created_at=now()))
+
+    def device_user(self, token_hash: str) -> int | None:
+        """The account a device cookie signed in to, or None."""
+        with Session(self.engine) as session:
+            found = session.scalar(select(UserDeviceRow.user_id).where(UserDeviceRow.token_hash == token_hash))
+            return None if found is None else int(found)
+
     # --- seats -------------------------------------------------------------------------------
 
     def link_seat(self, table_id: str, seat: int, token_hash: str, user_id: int) -> bool | None:
@@ -100,7 +113,7 @@ class AccountStore:
         False if it belongs to another account, None if the token holds no such seat."""
         with Session(self.engine) as session, session.begin():
             row = session.get(SeatRow, (table_id, seat))
-            if row is None or row.token_hash != token_hash:
+            if row is None or row.token_hash != token_hash or row.agent is not None:
                 return None
             if row.user_id is not None:
                 return row.user_id == user_id
@@ -126,13 +139,33 @@ class AccountStore:
             )
             return None if found is None else int(found)
 
-    def new_seat_token(self, table_id: str, seat: int, user_id: int, token_hash: str) -> bool:
-        """Give the account's seat a new token (the one it held stops working); False if the seat
-        is not the account's."""
+    def new_seat_token(
+        self, table_id: str, seat: int, user_id: int, token_hash: str, session_hash: str | None = None
+    ) -> str | None:
+        """Give the account's seat a new token (the one it held stops working), handed to the
+        session `session_hash`; None if done, else why not: `not_your_seat`, or `forfeited` for a
+        seat a bot plays now (a forfeit stays a forfeit)."""
         with Session(self.engine) as session, session.begin():
-            result = session.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.user_id == user_id)
-                .values(token_hash=token_hash)
-            )
-            return bool(getattr(result, "rowcount", 0) == 1)
+            row = session.get(SeatRow, (table_id, seat), with_for_update=True)
+            if row is None or row.user_id != user_id:
+                return "not_your_seat"
+            if row.forfeited or row.agent is not None:
+                return "forfeited"
+            row.token_hash, row.token_session = token_hash, session_hash
+            return None
+
+    def retire_seat_tokens(self, user_id: int, keep: str | None) -> list[tuple[str, int, str]]:
+        """Give every seat of the account whose token was handed to a session other than `keep`
+        (None: any session) a new token nobody knows: the owner resumes it again from a signed-in
+        device. Returns each (table id, seat, new token hash)."""
+        retired = []
+        with Session(self.engine) as session, session.begin():
+            chosen = select(SeatRow).where(SeatRow.user_id == user_id, SeatRow.token_session.is_not(None))
+            if keep is not None:
+                chosen = chosen.where(SeatRow.token_session != keep)
+            for row in session.scalars(chosen.with_for_update()):
+                if row.token_hash is None or row.agent is not None:
+                    continue
+                row.token_hash, row.token_session = secrets.token_hex(32), None
+                retired.append((row.table_id, row.seat, row.token_hash))
+        return retired

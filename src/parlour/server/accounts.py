@@ -15,11 +15,13 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import anyio.to_thread
+from anyio import CapacityLimiter
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Header, Request, Response
@@ -35,12 +37,17 @@ from parlour.server.settings import Settings
 from parlour.server.table import hash_token
 
 SESSION_COOKIE = "parlour_session"
+# A browser that has signed in to an account with its password: it passes the slower per-account
+# sign-in limit with the right password, so guessing from elsewhere cannot lock the owner out.
+DEVICE_COOKIE = "parlour_device"
+DEVICE_DAYS = 365
 CSRF_HEADER = "X-CSRF-Token"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,39}")
 NAME_RULE = "3 to 40 letters, digits, '_', '.' or '-' (from A-Z, a-z, 0-9), starting with a letter or digit"
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 
 router = APIRouter()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -69,15 +76,32 @@ class Accounts:
         self.hub = hub
         self.store = AccountStore(hub.store.engine)
         self.hasher = PasswordHasher(time_cost=settings.password_time_cost, memory_cost=settings.password_memory_kib)
-        self.by_account = Buckets(settings.signin_rate, settings.signin_burst)
+        # Failed sign-ins per (account name, client address), and per account name from anywhere
+        # (slower; a correct password from a known device passes it); every attempt per address.
+        self.by_pair = Buckets(settings.signin_rate, settings.signin_burst)
+        self.by_account = Buckets(settings.signin_account_rate, settings.signin_account_burst)
         self.by_client = Buckets(settings.signin_client_rate, settings.signin_client_burst)
+        # Hashings at once: each holds password_memory_kib while it runs, so this bounds their memory.
+        self.hashings = CapacityLimiter(settings.password_hashings)
+        self.hashing = 0  # running and waiting
         # Verified against when the name is unknown, so that a wrong name costs the same time as a
         # wrong password and does not tell which names exist.
         self.decoy: str | None = None
 
+    async def _hash_work(self, work: Callable[[], T]) -> T:
+        """Run one hashing on a thread, at most `password_hashings` at once; beyond
+        `password_queue` waiting, refused with 503 (the memory for hashing stays bounded)."""
+        settings = self.settings
+        if self.hashing >= settings.password_hashings + settings.password_queue:
+            raise ServerError("busy", "the server is checking many passwords at once; try again in a moment", 503)
+        self.hashing += 1
+        try:
+            return await anyio.to_thread.run_sync(work, limiter=self.hashings)
+        finally:
+            self.hashing -= 1
+
     async def hash(self, password: str) -> str:
-        hashed: str = await anyio.to_thread.run_sync(self.hasher.hash, password)
-        return hashed
+        return await self._hash_work(lambda: str(self.hasher.hash(password)))
 
     async def verify(self, user: User | None, password: str) -> bool:
         if self.decoy is None:
@@ -90,23 +114,65 @@ class Accounts:
             except (VerificationError, InvalidHashError):
                 return False
 
-        matched = await anyio.to_thread.run_sync(check)
+        matched = await self._hash_work(check)
         return matched and user is not None
 
-    def limit(self, name: str, client: str) -> None:
-        """Before a password is checked: every attempt counts against the client address, and an
-        account that has had `signin_burst` failures lately takes no attempt at all, right or wrong."""
+    @staticmethod
+    def _pair(name: str, client: str) -> str:
+        return f"{name.lower()} {client}"
+
+    def limit(self, name: str, client: str, known_device: bool = False) -> None:
+        """Before a password is checked: every attempt counts against the client address; an
+        account name that has had `signin_burst` failures from this address lately takes no
+        attempt from it, right or wrong; and one that has had `signin_account_burst` failures from
+        anywhere takes attempts only from a device that has signed in to it before."""
         if not self.by_client.take(client):
             pace = self.by_client.pace()
             raise ServerError("rate_limited", f"too many sign-in attempts from your address: {pace}", 429)
-        failures = self.by_account.buckets.get(name.lower())
+        failures = self.by_pair.buckets.get(self._pair(name, client))
         if failures is not None and failures.refill() < 1:
+            pace = self.by_pair.pace()
+            raise ServerError(
+                "rate_limited", f"too many failed sign-ins for this account from your address: {pace}", 429
+            )
+        failures = self.by_account.buckets.get(name.lower())
+        if not known_device and failures is not None and failures.refill() < 1:
             pace = self.by_account.pace()
-            raise ServerError("rate_limited", f"too many failed sign-ins for this account: {pace}", 429)
+            raise ServerError(
+                "rate_limited",
+                f"too many failed sign-ins for this account lately: {pace}; a device that has signed in "
+                "to it before may still sign in",
+                429,
+            )
 
-    def failed(self, name: str) -> None:
-        """A wrong password for this account name (known or not) counts against it."""
+    def failed(self, name: str, client: str) -> None:
+        """A wrong password for this account name (known or not) counts against it, from this
+        address and from anywhere."""
+        self.by_pair.take(self._pair(name, client))
         self.by_account.take(name.lower())
+
+    async def known_device(self, request: Request, user: User | None) -> bool:
+        """Whether the request's device cookie is one that signed in to `user` with its password."""
+        token = request.cookies.get(DEVICE_COOKIE)
+        if user is None or not token or len(token) > 100:
+            return False
+        return bool(await self.hub._db(self.store.device_user, hash_token(token)) == user.id)
+
+    async def remember_device(self, request: Request, response: Response, user: User) -> None:
+        """After the right password: this browser is a known device of the account from now on."""
+        if await self.known_device(request, user):
+            return
+        token = secrets.token_urlsafe(32)
+        await self.hub._db(self.store.add_device, hash_token(token), user.id)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            token,
+            max_age=DEVICE_DAYS * 86400,
+            path="/api/account",
+            httponly=True,
+            samesite="strict",
+            secure=self.secure(request),
+        )
 
     async def open_session(self, request: Request, response: Response, user: User) -> SignedIn:
         token = secrets.token_urlsafe(32)
@@ -128,6 +194,22 @@ class Accounts:
             return self.settings.secure_cookies
         public = self.settings.public_url or ""
         return request.url.scheme == "https" or public.startswith("https://")
+
+    async def retire_seat_tokens(self, user_id: int, keep: str | None) -> None:
+        """The seat tokens handed to the account's sessions but `keep` stop working, here and on
+        every other process; a device playing with one is let go of (it resumes when signed in)."""
+        retired = await self.hub._db(self.store.retire_seat_tokens, user_id, keep)
+        for table_id, seat, token_hash in retired:
+            table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)
+            if table is not None:
+                async with table.lock:
+                    table.seats[seat].token_hash = token_hash
+                for client in list(table.clients):
+                    if client.seat == seat:
+                        client.close(4003, "this seat's token was retired: sign in and resume the game")
+            await self.hub.announce_seats(table_id)
+        if retired:
+            log.info("seat tokens retired", extra={"event": "seat_tokens_retired", "seats": len(retired)})
 
     def forget(self, request: Request, response: Response) -> None:
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=self.secure(request))
@@ -195,23 +277,27 @@ async def sign_up(request: Request, response: Response, body: Credentials) -> di
     if user is None:
         raise ServerError("name_taken", f"the name {body.name!r} is taken; choose another", 409)
     log.info("account opened", extra={"event": "signed_up", "user": user.name})
-    return account_json(await accounts.open_session(request, response, user))
+    signed_in = await accounts.open_session(request, response, user)
+    await accounts.remember_device(request, response, user)
+    return account_json(signed_in)
 
 
 @router.post("/api/account/signin", tags=["accounts"])
 async def sign_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
     """Sign in with name and password. Attempts are limited per account and per client address."""
-    accounts = accounts_of(request)
-    accounts.limit(body.name, client_address(request))
+    accounts, client = accounts_of(request), client_address(request)
     user = await accounts.hub._db(accounts.store.user_named, body.name)
+    accounts.limit(body.name, client, await accounts.known_device(request, user))
     if not await accounts.verify(user, body.password) or user is None:
-        accounts.failed(body.name)
+        accounts.failed(body.name, client)
         log.info("sign-in refused", extra={"event": "signin_refused", "user": body.name[:40]})
         raise ServerError("bad_credentials", "no account has this name and password", 401)
     if accounts.hasher.check_needs_rehash(user.password_hash):
         await accounts.hub._db(accounts.store.set_password, user.id, await accounts.hash(body.password))
     log.info("signed in", extra={"event": "signed_in", "user": user.name})
-    return account_json(await accounts.open_session(request, response, user))
+    signed_in = await accounts.open_session(request, response, user)
+    await accounts.remember_device(request, response, user)
+    return account_json(signed_in)
 
 
 @router.get("/api/account", tags=["accounts"])
@@ -240,6 +326,7 @@ async def sign_out_everywhere(request: Request, response: Response, csrf: CsrfHe
     accounts = accounts_of(request)
     account = await accounts.authorise(request, csrf)
     ended = await accounts.hub._db(accounts.store.close_sessions, account.user.id, None)
+    await accounts.retire_seat_tokens(account.user.id, None)
     accounts.forget(request, response)
     log.info("signed out everywhere", extra={"event": "signed_out_everywhere", "user": account.user.name})
     return {"signed_out": ended}
@@ -250,12 +337,14 @@ async def change_password(request: Request, body: NewPassword, csrf: CsrfHeader 
     """Change the password (the current one is asked again); every other session is signed out."""
     accounts = accounts_of(request)
     account = await accounts.authorise(request, csrf)
-    accounts.limit(account.user.name, client_address(request))
+    client = client_address(request)
+    accounts.limit(account.user.name, client, known_device=True)  # signed in: this device is known
     if not await accounts.verify(account.user, body.password):
-        accounts.failed(account.user.name)
+        accounts.failed(account.user.name, client)
         raise ServerError("bad_credentials", "the current password is not right", 401)
     await accounts.hub._db(accounts.store.set_password, account.user.id, await accounts.hash(body.new_password))
     ended = await accounts.hub._db(accounts.store.close_sessions, account.user.id, hash_token(account.token))
+    await accounts.retire_seat_tokens(account.user.id, hash_token(account.token))
     log.info("password changed", extra={"event": "password_changed", "user": account.user.name})
     return {"changed": True, "signed_out": ended}
 
@@ -293,6 +382,14 @@ async def joining_account(request: Request, csrf: str | None) -> SignedIn | None
     if account is not None:
         check_csrf(account, csrf)
     return account
+
+
+def seat_owner(account: SignedIn | None, rated: bool) -> tuple[int | None, bool, str | None]:
+    """The `user_id, rated, session_hash` of Hub.join for a join by `account` (None: a guest): the
+    seat is the account's from the same transaction that takes it."""
+    if account is None:
+        return None, False, None
+    return account.user.id, rated, hash_token(account.token)
 
 
 async def give_seat(request: Request, account: SignedIn, table_id: str, seat: int, token: str) -> None:

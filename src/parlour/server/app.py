@@ -97,7 +97,8 @@ PRUNE_SECONDS = 30.0
 
 def prune_buckets(app: FastAPI) -> None:
     """Forget full buckets (sign-in attempts, chat), so their memory follows recent use only."""
-    for buckets in (app.state.accounts.by_account, app.state.accounts.by_client, app.state.chat.by_seat):
+    accounts = app.state.accounts
+    for buckets in (accounts.by_pair, accounts.by_account, accounts.by_client, app.state.chat.by_seat):
         buckets.prune()
 
 

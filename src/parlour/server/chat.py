@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from parlour.server.errors import ServerError
 from parlour.server.fanout import Notice
+from parlour.server.guard import check_visible
 from parlour.server.hub import Hub
 from parlour.server.models import ChatRow, now
 from parlour.server.quotas import Buckets
@@ -105,6 +106,9 @@ class Chat:
         text = text.strip()
         if not text:
             raise ServerError("empty_chat", "a chat message needs some text", 422)
+        check_visible(text, "a chat message")
+        if table.seats[seat].is_bot:
+            raise ServerError("bot_seat", f"seat {seat} is played by a bot now; it says nothing", 409)
         most = self.settings.chat_max_chars
         if len(text) > most:
             raise ServerError(

@@ -209,6 +209,13 @@ async def why_not(
     return {"legal": False, "reason": position.why_illegal(action)}
 
 
+def _limit_logs(hub: Hub, request: Request) -> None:
+    """A game log replays the table's whole record: limited per client address, like hints."""
+    if not hub.logs_by_client.take(client_address(request)):
+        pace = hub.logs_by_client.pace()
+        raise ServerError("rate_limited", f"too many game logs from your address: {pace}", 429)
+
+
 def _steps(table: LiveTable, seat: int | None, upto: int | None = None) -> tuple[list[dict[str, Any]], State]:
     """Each applied action's actor and the events `seat` may see, from the start up to ply `upto`."""
     state = _start_of(table)
@@ -230,7 +237,9 @@ async def game_log(
     request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
 ) -> dict[str, Any]:
     """Every move so far with the events the token's seat (a spectator without a token) may see."""
-    table = await _hub(request).table(table_id)
+    hub = _hub(request)
+    _limit_logs(hub, request)
+    table = await hub.table(table_id)
     seat = _seat_of(table, authorization)
     steps, _ = await anyio.to_thread.run_sync(_steps, table, seat)
     return {"table": table.id, "version": table.version, "seat": seat, "steps": steps}

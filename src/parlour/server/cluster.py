@@ -5,6 +5,9 @@
   the table read the new actions from the database, apply them to its table in memory and send
   each of its clients the update its seat may see.
 - Seats and chat: the same, for a seat taken, resumed or forfeited, and for a chat message.
+- Held (undo) steps live in the memory of the process the seat plays through: when the seat
+  connects (says hello) to another process, an `h` notice makes the holder commit them, so that
+  the seat finds them there.
 - Bots and clocks run where the table's lease is held (server/leases.py); a process that takes a
   lease over loads the table and goes on with its bots and its clock.
 
@@ -79,6 +82,11 @@ class Cluster:
         if table is None:
             # Not in memory here: what this process kept of it for the lobby is out of date.
             self.hub.forget_summary(notice.table_id)
+            return
+        if notice.kind == "h":
+            if notice.number is not None:
+                seat = notice.number
+                self.soon("h", f"{notice.table_id}/{seat}", lambda: self.hub.commit_held(table, seat))
             return
         if notice.kind == "m" and notice.number is not None and notice.number <= table.version:
             # Already applied (a conflict on this very move caught up first); a bot may be next.

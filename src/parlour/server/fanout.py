@@ -68,7 +68,7 @@ class Notice:
     @classmethod
     def parse(cls, payload: str) -> Notice | None:
         parts = payload.split(" ")
-        if len(parts) not in (3, 4) or parts[0] not in ("m", "s", "c"):
+        if len(parts) not in (3, 4) or parts[0] not in ("m", "s", "c", "h"):
             return None
         number = int(parts[3]) if len(parts) == 4 and parts[3].isdigit() else None
         return cls(parts[0], parts[1], parts[2], number)

@@ -54,6 +54,63 @@ def check_text(text: str, where: str) -> None:
         )
 
 
+# Characters that show nothing: the Hangul and Braille blanks and fillers, beside every format
+# character (category Cf: zero-width space, joiners, word joiner, soft hyphen …), space (Zs) and
+# combining mark (Mn, Me) with nothing to combine with.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+# Scripts whose letters look like each other's (Cyrillic а and Latin a): a name mixing two of them
+# reads as another name. A name may still mix a script with others (Latin with Han, say).
+LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC")
+
+
+def _invisible(char: str) -> bool:
+    return char in BLANKS or unicodedata.category(char) in ("Cf", "Zs", "Mn", "Me")
+
+
+def check_visible(text: str, where: str) -> None:
+    """Refuse a text (a display name, a chat message) made only of characters that show nothing."""
+    if text and all(_invisible(char) for char in text):
+        raise ServerError(
+            "bad_text",
+            f"{where} shows nothing: it is made only of invisible characters such as {_character(text[0])}",
+            422,
+        )
+
+
+def _script(char: str) -> str | None:
+    """The look-alike script of a letter (its Unicode name's first word), None for any other."""
+    if not unicodedata.category(char).startswith("L"):
+        return None
+    first = unicodedata.name(char, "").split(" ", 1)[0]
+    return first if first in LOOKALIKE_SCRIPTS else None
+
+
+def check_display_name(name: str) -> None:
+    """Refuse a display name that shows nothing, that hides characters inside (a zero-width space
+    makes "Ann" of "An\u200bn") or that mixes look-alike scripts (Cyrillic letters in a Latin name)."""
+    check_text(name, "name")
+    check_visible(name, "the name")
+    hidden = next((char for char in name if char in BLANKS or unicodedata.category(char) == "Cf"), None)
+    if hidden is not None and hidden != "\u200d":  # the joiner of emoji sequences shows as one emoji
+        raise ServerError(
+            "bad_text", f"name: the invisible character {_character(hidden)} is not allowed in a name", 422
+        )
+    first: str | None = None
+    for char in name:
+        script = _script(char)
+        if script is None:
+            continue
+        if first is None:
+            first = script
+        elif script != first:
+            raise ServerError(
+                "bad_text",
+                f"name: the character {_character(char)} mixes {script.title()} into a {first.title()} name; "
+                "write a name in one script, so that it cannot pass for another player's",
+                422,
+            )
+
+
 def too_deep(max_depth: int) -> ServerError:
     return ServerError("too_deep", f"JSON nested more than {max_depth} levels deep is refused")
 

@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from anyio import CapacityLimiter
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from parlour import deal
 from parlour.agents import Agent, AgentSpecError, Budget, make_agent
@@ -38,10 +38,11 @@ from parlour.engine.registry import game_class
 from parlour.engine.rng import Rng
 from parlour.server.cluster import Cluster
 from parlour.server.errors import ServerError, not_found
+from parlour.server.guard import check_display_name
 from parlour.server.logs import log
 from parlour.server.quotas import Buckets, GameCache, TurnQueue
 from parlour.server.settings import Settings
-from parlour.server.store import NewAction, Store, StoredTable
+from parlour.server.store import NewAction, SameAccount, Store, StoredTable
 from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable, Move, Seat, Tentative, hash_token
 from parlour.server.writer import ActionWriter
 
@@ -64,6 +65,10 @@ def _generator(state: State) -> int | None:
     something by chance, which the seat may not take back."""
     rng = getattr(state, "rng", None)
     return rng.state if isinstance(rng, Rng) else None
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6)
 
 
 def _mark_of(table: LiveTable) -> tuple[Any, ...]:
@@ -112,6 +117,7 @@ class Hub:
         self.hints_by_seat = Buckets(settings.hint_rate, settings.hint_burst)
         self.hints_by_client = Buckets(settings.hint_client_rate, settings.hint_client_burst)
         self.openings = Buckets(settings.table_rate, settings.table_burst)
+        self.logs_by_client = Buckets(settings.log_rate, settings.log_burst)
         # Unfinished tables by the client address that opened them (since this process started).
         self.opened_by: dict[str, str] = {}
         self.open_count: Counter[str] = Counter()
@@ -271,8 +277,10 @@ class Hub:
         seed: int | None,
         fixed_deal: bool = False,
         client: str | None = None,
+        table_id: str | None = None,
     ) -> LiveTable:
-        """Open a table; `client` is the address asking, held to the limits on tables per client."""
+        """Open a table; `client` is the address asking, held to the limits on tables per client;
+        `table_id`: the id named for it beforehand (a rematch), else a new one."""
         if client is not None:
             self._may_open(client)
         try:
@@ -306,7 +314,7 @@ class Hub:
         fixed = seed is not None
         seed = deal.new_seed() if seed is None else seed
         committed = Deal.drawn(seed, fixed)
-        table_id = secrets.token_urlsafe(6)
+        table_id = table_id or new_table_id()
         state = loaded.new_state(seed=seed)
         created = await self._db(
             self.store.create_table, table_id, loaded.name, dict(loaded.options), seed, agents, committed
@@ -361,11 +369,23 @@ class Hub:
             if self.open_count[client] <= 0:
                 del self.open_count[client]
 
-    async def join(self, table_id: str, seat_index: int | None, name: str) -> tuple[LiveTable, Seat, str]:
+    async def join(
+        self,
+        table_id: str,
+        seat_index: int | None,
+        name: str,
+        user_id: int | None = None,
+        rated: bool = False,
+        session_hash: str | None = None,
+    ) -> tuple[LiveTable, Seat, str]:
+        """Take a seat for `name`; with `user_id`, for that account in the same transaction (at a
+        rated table, one seat per account: `same_account`). `session_hash`: the session the token
+        is handed to (a password change or sign-out everywhere retires it)."""
         table = await self.table(table_id)
         name = " ".join(name.split())
         if not name:
             raise ServerError("bad_name", "give a display name to sit at a table", 422)
+        check_display_name(name)
         if self.cluster is not None:
             await self.refresh_seats(table)  # a seat taken through another process is not free
         async with table.lock:
@@ -373,7 +393,13 @@ class Hub:
                 raise ServerError("game_over", "this game is over; watch it as a spectator", 409)
             seat = self._free_seat(table, seat_index)
             token = secrets.token_urlsafe(24)
-            claimed = await self._db(self.store.claim_seat, table.id, seat.index, name, hash_token(token))
+            try:
+                claimed = await self._db(
+                    self.store.claim_seat, table.id, seat.index, name, hash_token(token), user_id, rated, session_hash
+                )
+            except SameAccount:
+                refused = "your account already holds a seat at this rated table"
+                raise ServerError("same_account", refused, 409) from None
             if not claimed:
                 raise ServerError("seat_taken", f"seat {seat.index} was just taken", 409)
             seat.name, seat.token_hash = name, hash_token(token)
@@ -410,8 +436,11 @@ class Hub:
         """Play `ref` (an action id or label) for `seat`; raises ServerError and changes nothing if refused.
 
         Shielded: once an action is being saved, a client that disconnects cannot cut the save
-        short and leave memory and database disagreeing.
+        short and leave memory and database disagreeing. A seat a bot plays (a forfeited one) takes
+        no move from anybody else: its bot moves through `_submit`.
         """
+        if 0 <= seat < len(table.seats) and table.seats[seat].is_bot:
+            raise ServerError("bot_seat", f"seat {seat} is played by the bot {table.seats[seat].agent_spec!r}", 409)
         return await asyncio.shield(self._submit(table, seat, ref, expected_version, hold))
 
     async def _submit(
@@ -434,6 +463,7 @@ class Hub:
             await self._commit_turn(table, seat, [*held, (move, successor)])
         if table.state.is_terminal():
             log.info("game over", extra={"event": "game_over", "table": table.id, "winners": table.state.winners()})
+            self.let_go_if_over(table)
         self._wake_bots(table)
         return move
 
@@ -473,7 +503,10 @@ class Hub:
                 "action not saved",
                 extra={"event": "storage_error", "table": table.id, "ply": saved.ply, "error": repr(error)},
             )
-            if not await self._saved_anyway(saved):
+            # A duplicate ply (the actions' primary key) is another process's move at this
+            # version, even the very same action: this one lost the race and answers 409.
+            lost = isinstance(error, IntegrityError) and self.cluster is not None
+            if lost or not await self._saved_anyway(saved):
                 if await self._moved_elsewhere(table):
                     raise ServerError(
                         "stale_version",
@@ -507,6 +540,26 @@ class Hub:
                 table.tentative = None
             table.sync_seat(seat)
             return table.version_for(seat)
+
+    async def commit_held(self, table: LiveTable, seat: int) -> None:
+        """Commit `seat`'s held steps (several processes: its connection moved away from this one),
+        so that they are the table's wherever the seat plays on; nothing to do if it holds none."""
+        async with table.lock:
+            held = table.tentative
+            if held is None or held.seat != seat:
+                return
+            try:
+                await self._commit_turn(table, seat, list(held.steps))
+            except ServerError as error:
+                log.error("held steps not committed", extra={"table": table.id, "seat": seat, "error": error.message})
+                return
+        self._wake_bots(table)
+
+    async def seat_connected(self, table: LiveTable, seat: int) -> None:
+        """Tell the other processes that `seat` now plays through this one: the one holding its
+        held steps commits them (no-op on SQLite)."""
+        if self.cluster is not None:
+            await self._db(self.store.announce_now, [f"h {self.cluster.name} {table.id} {seat}"])
 
     @staticmethod
     def drop_tentative(table: LiveTable, seat: int) -> None:
@@ -545,6 +598,7 @@ class Hub:
         async with table.lock:
             stored = await self._db(self.store.actions_from, table.id, table.version)
             self._apply_stored(table, stored)
+        self.let_go_if_over(table)
         self._wake_bots(table)
 
     def _apply_stored(self, table: LiveTable, stored: list[tuple[int, int]]) -> None:
@@ -569,8 +623,10 @@ class Hub:
     async def refresh_seats(self, table: LiveTable) -> None:
         """Read the table's seats again (taken, resumed or forfeited elsewhere) and, if they
         changed, resync its clients."""
-        stored = await self._db(self.store.seats, table.id)
         async with table.lock:
+            # Read under the lock: a read made before a seat changed here (a join, a Resume) and
+            # applied after it would bring back the seat as it was, and refuse its new token.
+            stored = await self._db(self.store.seats, table.id)
             before = _mark_of(table)
             for record in stored:
                 seat = table.seats[record.seat]
@@ -839,15 +895,22 @@ class Hub:
         leased = self.cluster is not None and table.status != FINISHED and self.cluster.runs(table.id)
         return bool(table.clients) or thinking or table.lock.locked() or leased
 
+    def let_go_if_over(self, table: LiveTable) -> None:
+        """A finished table leaves memory as soon as nothing holds it (no client connected, no
+        request at it); a request for it later rebuilds it, its summary stays for the lobby."""
+        if table.status == FINISHED and self.tables.get(table.id) is table and not self._in_use(table):
+            self._let_go(table)
+
     def sweep(self) -> None:
-        """Let go of the tables idle for idle_seconds: no connected client, no bot to move."""
+        """Let go of the finished tables nothing holds, and of the tables idle for idle_seconds:
+        no connected client, no bot to move."""
         moment = time.monotonic()
         for table in list(self.tables.values()):
             if self._in_use(table):
                 table.touched = moment  # idleness counts from when the table was last in use
-            elif moment - table.touched >= self.settings.idle_seconds:
+            elif table.status == FINISHED or moment - table.touched >= self.settings.idle_seconds:
                 self._let_go(table)
-        for buckets in (self.openings, self.hints_by_seat, self.hints_by_client):
+        for buckets in (self.openings, self.hints_by_seat, self.hints_by_client, self.logs_by_client):
             buckets.prune()
         self.sweeps += 1
 

@@ -12,7 +12,7 @@ from pydantic import Field
 from parlour.agents import agent_kinds
 from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class, game_classes
-from parlour.server.accounts import CsrfHeader, give_seat, joining_account
+from parlour.server.accounts import CsrfHeader, joining_account, seat_owner
 from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
 from parlour.server.quotas import client_address
@@ -20,7 +20,7 @@ from parlour.server.ratings import ratings_of
 from parlour.server.rematch import rematches_of
 from parlour.server.requests import Strict, base_url, hub_of, invite
 from parlour.server.table import FINISHED, OPEN, RUNNING
-from parlour.server.timers import BOT, TURN_BASED, Mode, OnTimeout, timers_of
+from parlour.server.timers import BOT, FORFEIT, TURN_BASED, Mode, OnTimeout, timers_of
 
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
 STATUSES = (OPEN, RUNNING, FINISHED)
@@ -77,7 +77,9 @@ class CreateTable(Strict):
         default=None, description="live: each person's time bank (a chess clock), spent while they are to move"
     )
     rated: bool = Field(
-        default=False, description="update the players' ratings: people only, signed in, a server-drawn deal"
+        default=False,
+        description="update the players' ratings: people only (two or more), signed in, a server-drawn deal, "
+        "the game's default options; a live rated table without a clock gets a time bank and forfeits on time",
     )
     on_timeout: OnTimeout | None = Field(
         default=None, description="turn_based: 'bot' plays a timed-out turn (the default), 'forfeit' gives up the seat"
@@ -141,13 +143,17 @@ async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
     check_option_types(body.game, body.options)
     timers, ratings = timers_of(request), ratings_of(request)
     timers.check(body.mode, body.move_seconds, body.on_timeout, body.time_bank_seconds)
-    ratings.check(body.rated, body.seats, body.seed, body.fixed_deal)
+    ratings.check(body.rated, body.seats, body.seed, body.fixed_deal, body.game, body.options)
     hub, client = hub_of(request), client_address(request)
     table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
     if body.mode == TURN_BASED and body.move_seconds is not None:
         await timers.open(table, body.move_seconds, body.on_timeout or BOT)
     elif body.time_bank_seconds is not None:
         await timers.open(table, body.time_bank_seconds, body.on_timeout or BOT, banked=True)
+    elif body.rated:
+        # A live rated game without a clock could be left by whoever is losing, never to end and
+        # never to be rated: it gets a time bank, and a seat whose bank runs out forfeits.
+        await timers.open(table, hub.settings.rated_time_bank_seconds, FORFEIT, banked=True)
     if body.rated:
         await ratings.open(table)
     return await _shown(request, table.summary(invite(request, table)))
@@ -187,10 +193,9 @@ async def join(request: Request, table_id: str, body: JoinTable, csrf: CsrfHeade
 
     Signed in (session cookie and X-CSRF-Token), the seat is the account's: listed in its games."""
     account = await joining_account(request, csrf)
-    await ratings_of(request).may_join(await hub_of(request).table(table_id), account)
-    table, seat, token = await hub_of(request).join(table_id, body.seat, body.name)
-    if account is not None:
-        await give_seat(request, account, table.id, seat.index, token)
+    hub = hub_of(request)
+    rated = await ratings_of(request).may_join(await hub.table(table_id), account)
+    table, seat, token = await hub.join(table_id, body.seat, body.name, *seat_owner(account, rated))
     link = invite(request, table)
     answer = {"table": table.id, "seat": seat.index, "name": seat.name, "token": token, "invite_url": link}
     return {**answer, "account": account.user.name if account is not None else None}

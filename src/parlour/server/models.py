@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, false
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -72,6 +72,14 @@ class SeatRow(Base):
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     # The person ran out of time at a table that forfeits: a bot plays the seat from then on.
     forfeited: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The seat's account at a rated table (migration 0010): unique per table, so that one account
+    # holds at most one seat of a rated table, checked and taken in one statement.
+    rated_user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # SHA-256 of the session the seat's token was handed to (a signed-in join or a Resume); ending
+    # that session by a password change or sign-out everywhere retires the token.
+    token_session: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+    __table_args__ = (Index("uq_seats_rated_account", "table_id", "rated_user_id", unique=True),)
 
 
 class ActionRow(Base):
@@ -108,6 +116,17 @@ class SessionRow(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class UserDeviceRow(Base):
+    """A browser that signed in to an account with its password (migration 0010): the cookie
+    `parlour_device` holds a random token whose SHA-256 alone is stored."""
+
+    __tablename__ = "user_devices"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class ChatRow(Base):

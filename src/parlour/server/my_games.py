@@ -95,7 +95,12 @@ async def resume(request: Request, table_id: str, csrf: CsrfHeader = None) -> di
     table = await hub.table(table_id)
     token = secrets.token_urlsafe(24)
     async with table.lock:
-        if not await hub._db(accounts.store.new_seat_token, table.id, seat, account.user.id, hash_token(token)):
+        refused = await hub._db(
+            accounts.store.new_seat_token, table.id, seat, account.user.id, hash_token(token), hash_token(account.token)
+        )
+        if refused == "forfeited":
+            raise ServerError("forfeited", f"seat {seat} was forfeited: a bot plays it to the end of the game", 409)
+        if refused is not None:
             raise ServerError("not_your_seat", f"you have no seat at table {table_id!r}", 404)
         table.seats[seat].token_hash = hash_token(token)
     await hub.announce_seats(table.id)

@@ -21,6 +21,9 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from parlour.engine.errors import InvalidOption
+from parlour.engine.game import Game
+from parlour.engine.registry import game_class
 from parlour.server.accounts import SignedIn
 from parlour.server.errors import ServerError
 from parlour.server.hub import Hub
@@ -34,6 +37,40 @@ MODEL = PlackettLuce()
 LEADERBOARD = 100
 
 
+# The options a rated table may set, for a game that declares none: the player count alone (a
+# rating is per game and player count). A game may list more in its `rated_options`, options
+# that change neither the game's length nor who can win it.
+RATED_OPTIONS = frozenset({"players"})
+
+
+def rated_options(cls: type[Game]) -> frozenset[str]:
+    return RATED_OPTIONS | frozenset(getattr(cls, "rated_options", ()))
+
+
+def check_rated_options(game: str, options: dict[str, Any]) -> None:
+    """Refuse an option of a rated table that differs from the game's default and is not one of
+    its rated_options: every rated game of one game and player count is the same game."""
+    try:
+        cls = game_class(game)
+    except InvalidOption:
+        return  # the hub answers unknown_game
+    allowed = rated_options(cls)
+    for option in cls.options_spec:
+        if option.name in allowed or option.name not in options:
+            continue
+        try:
+            value = option.parse(cls.name, options[option.name])
+        except InvalidOption:
+            continue  # the hub answers invalid_option
+        if value != option.default:
+            raise ServerError(
+                "bad_rated",
+                f"a rated {cls.name} table plays the game as it is: option {option.name} must stay at its "
+                f"default {option.default!r}, got {value!r} (a rated table may set: {', '.join(sorted(allowed))})",
+                422,
+            )
+
+
 def ordinal(mu: float, sigma: float) -> float:
     return round(mu - 3 * sigma, 1)
 
@@ -43,6 +80,10 @@ def ranks_of(returns: list[float]) -> list[int]:
     return [1 + sum(other > mine for other in returns) for mine in returns]
 
 
+def same_account() -> ServerError:
+    return ServerError("same_account", "your account already holds a seat at this rated table", 409)
+
+
 class RatingStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -50,6 +91,11 @@ class RatingStore:
     def mark_rated(self, table_id: str) -> None:
         with Session(self.engine) as session, session.begin():
             session.execute(update(TableRow).where(TableRow.id == table_id).values(rated=True))
+
+    def give_up(self, table_id: str) -> None:
+        """Mark a rated table that cannot be rated as done, so that nobody tries it again."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(rating_applied=True))
 
     def unapplied(self) -> list[str]:
         """Rated tables whose result is not in the ratings yet (unfinished, or finished just before a stop)."""
@@ -186,13 +232,23 @@ class Ratings:
                 await self.task
 
     @staticmethod
-    def check(rated: bool, seats: list[str], seed: int | None, fixed_deal: bool) -> None:
+    def check(
+        rated: bool, seats: list[str], seed: int | None, fixed_deal: bool, game: str = "", options: Any = None
+    ) -> None:
+        """Refuse a rated table that is not the rated game: people only, two or more of them, a
+        drawn deal, and the game's default options but for those it lists as rated_options."""
         if not rated:
             return
         if any(spec.strip().lower() != "human" for spec in seats):
             raise ServerError("bad_rated", "a rated table seats people only: every seat must be 'human'", 422)
+        if len(seats) < 2:
+            raise ServerError(
+                "bad_rated", f"a rated table needs two or more seats (a rating ranks players), got {len(seats)}", 422
+            )
         if seed is not None or fixed_deal:
             raise ServerError("bad_rated", "a rated table is dealt by the server: leave out seed and fixed_deal", 422)
+        if game:
+            check_rated_options(game, dict(options or {}))
 
     async def open(self, table: LiveTable) -> None:
         await self.hub._db(self.store.mark_rated, table.id)
@@ -201,18 +257,21 @@ class Ratings:
     def is_rated(self, table_id: str) -> bool:
         return table_id in self.waiting
 
-    async def may_join(self, table: LiveTable, account: SignedIn | None) -> None:
-        """A rated table's seat goes to a signed-in account holding no other seat there."""
+    async def may_join(self, table: LiveTable, account: SignedIn | None) -> bool:
+        """Whether the table is rated; a rated table's seat goes to a signed-in account holding no
+        other seat there (checked here for a clear answer, and again by the seats' unique index
+        when the seat is taken: Store.claim_seat)."""
         rated = table.id in self.waiting
         if not rated and self.hub.cluster is not None:
             rated = await self.hub._db(self.store.is_rated, table.id)  # opened on another process
         if not rated:
-            return
+            return False
         if account is None:
             raise ServerError("account_needed", "a rated table seats signed-in players only; sign in first", 403)
         seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
         if any(user_id == account.user.id for user_id, _ in seated.values()):
-            raise ServerError("same_account", "your account already holds a seat at this rated table", 409)
+            raise same_account()
+        return True
 
     async def _watch(self) -> None:
         while True:
@@ -229,26 +288,37 @@ class Ratings:
             over = await self.hub._db(self.store.unapplied_finished)
             self.waiting = set(over)
         for table_id in list(self.waiting):
-            table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)
-            if table is None and over is not None and not over[table_id]:
-                continue  # being played elsewhere: whoever holds it, or this one later, applies it
-            if table is None and (over is not None or table_id not in self.hub.resting):
-                # Not in memory nor resting unfinished: finished while the server was down, say.
-                try:
-                    table = await self.hub.table(table_id)
-                except ServerError:
-                    self.waiting.discard(table_id)
-                    continue
-            if table is not None and table.status == FINISHED:
-                await self._apply(table)
+            # Each table in its own guard: one that fails is given up (one log line), never tried
+            # again each tick, and never keeps the tables after it from being rated.
+            try:
+                await self._look_at(table_id, over)
+            except ServerError as error:
+                if error.code != "storage_error":  # the database away: tried again next tick
+                    await self._give_up(table_id, error.message)
+            except Exception as error:
+                await self._give_up(table_id, repr(error))
+
+    async def _look_at(self, table_id: str, over: dict[str, bool] | None) -> None:
+        table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)
+        if table is None and over is not None and not over[table_id]:
+            return  # being played elsewhere: whoever holds it, or this one later, applies it
+        if table is None and (over is not None or table_id not in self.hub.resting):
+            # Not in memory nor resting unfinished: finished while the server was down, say.
+            table = await self.hub.table(table_id)
+        if table is not None and table.status == FINISHED:
+            await self._apply(table)
+
+    async def _give_up(self, table_id: str, reason: str) -> None:
+        self.waiting.discard(table_id)
+        log.error("rated table cannot be rated", extra={"event": "not_rated", "table": table_id, "error": reason})
+        with contextlib.suppress(Exception):  # the database is away: the next tick tries once more
+            await self.hub._db(self.store.give_up, table_id)
 
     async def _apply(self, table: LiveTable) -> None:
-        self.waiting.discard(table.id)
         seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
         returns = table.state.returns()
-        if len(seated) != len(table.seats):
-            log.error("rated table without an account at every seat", extra={"table": table.id})
-            return
+        if len(seated) != len(table.seats) or len(table.seats) < 2:
+            raise ValueError(f"{len(seated)} of its {len(table.seats)} seats belong to accounts")
         # A seat forfeited on time ranks last, whatever the bot that played it out achieved.
         forfeited = await self.hub._db(self.store.forfeited, table.id)
         playing = [seat for seat in range(len(returns)) if seat not in forfeited]
@@ -256,6 +326,7 @@ class Ratings:
         last = len(playing) + 1  # behind every seat that played to the end
         ranked = [(seated[seat][0], ranks.get(seat, last)) for seat in range(len(returns))]
         applied = await self.hub._db(self.store.apply, table.id, table.state.game.name, ranked)
+        self.waiting.discard(table.id)
         log.info("ratings updated", extra={"event": "rated", "table": table.id, "applied": applied})
 
     async def beside(self, summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -289,9 +360,6 @@ async def leaderboard(
     players: Annotated[int | None, Query(ge=1, le=12, description="the player count (all counts if not given)")] = None,
 ) -> dict[str, Any]:
     """The game's leaderboard: accounts by rating (mu - 3 sigma), per player count."""
-    from parlour.engine.errors import InvalidOption
-    from parlour.engine.registry import game_class
-
     try:
         name = game_class(game).name
     except InvalidOption as error:

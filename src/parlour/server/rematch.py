@@ -19,8 +19,9 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from parlour.server.accounts import CsrfHeader, give_seat, joining_account
+from parlour.server.accounts import CsrfHeader, joining_account, seat_owner
 from parlour.server.errors import ServerError
+from parlour.server.hub import new_table_id
 from parlour.server.logs import log
 from parlour.server.models import TableRow
 from parlour.server.quotas import client_address
@@ -30,8 +31,12 @@ from parlour.server.table import FINISHED, LiveTable
 from parlour.server.timers import BOT, TURN_BASED, timers_of
 
 router = APIRouter()
-# One rematch opened at a time, so two players asking at once get the same new table.
+# One rematch opened at a time in this process; across processes, the rematch is named in the
+# database before it is opened (RematchStore.claim_rematch), so two players asking at once on two
+# processes get the same new table too.
 OPENING = asyncio.Lock()
+# Seconds a player asking on another process waits for the rematch named there to be opened.
+REMATCH_WAIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -66,9 +71,28 @@ class RematchStore:
         with Session(self.engine) as session:
             return {table_id: rematch_id for table_id, rematch_id in session.execute(chosen) if rematch_id}
 
-    def set_rematch(self, table_id: str, rematch_id: str) -> None:
+    def claim_rematch(self, table_id: str, rematch_id: str) -> str | None:
+        """Name `rematch_id` this table's rematch unless it has one already; the rematch's id
+        either way (one statement: whichever process asks first, a table has one rematch)."""
         with Session(self.engine) as session, session.begin():
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(rematch_id=rematch_id))
+            result = session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.rematch_id.is_(None))
+                .values(rematch_id=rematch_id)
+            )
+            if getattr(result, "rowcount", 0) == 1:
+                return rematch_id
+            found = session.scalar(select(TableRow.rematch_id).where(TableRow.id == table_id))
+            return None if found is None else str(found)
+
+    def unclaim_rematch(self, table_id: str, rematch_id: str) -> None:
+        """The rematch named could not be opened: the next to ask opens one."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.rematch_id == rematch_id)
+                .values(rematch_id=None)
+            )
 
 
 def store_of(request: Request) -> RematchStore:
@@ -87,25 +111,57 @@ def _seats(table: LiveTable) -> list[str]:
     return ["human" if seat.name is not None or seat.agent_spec is None else seat.agent_spec for seat in table.seats]
 
 
-async def _open(request: Request, table: LiveTable, setup: Setup) -> LiveTable:
+async def _open(request: Request, table: LiveTable, setup: Setup, new_id: str) -> LiveTable:
     hub = hub_of(request)
     seats = _seats(table)
     game = table.state.game
     if setup.rated:
         ratings_of(request).check(True, seats, None, False)
-    new = await hub.create_table(game.name, dict(game.options), seats, None, False, client_address(request))
+    new = await hub.create_table(
+        game.name, dict(game.options), seats, None, False, client_address(request), table_id=new_id
+    )
     if setup.move_seconds is not None:
         # Turn-based: the time per move; live: each seat's time bank, full again.
         banked = setup.mode != TURN_BASED
         await timers_of(request).open(new, setup.move_seconds, setup.on_timeout or BOT, banked=banked)
     if setup.rated:
         await ratings_of(request).open(new)
-    await hub._db(store_of(request).set_rematch, table.id, new.id)
     offer = json.dumps({"type": "rematch", "table": table.id, "rematch": new.id})
     for client in list(table.clients):
         client.send_text(offer)
     log.info("rematch opened", extra={"event": "rematch", "table": table.id, "rematch": new.id})
     return new
+
+
+async def _claim_and_open(request: Request, table: LiveTable, setup: Setup) -> str:
+    """The table's rematch: named in the database first (one per table, whichever process asks),
+    then opened by the asker whose name was taken."""
+    hub, store = hub_of(request), store_of(request)
+    fresh = new_table_id()
+    named = await hub._db(store.claim_rematch, table.id, fresh)
+    if named is None:
+        raise ServerError("no_table", f"there is no table {table.id!r}", 404)
+    if named == fresh:
+        try:
+            await _open(request, table, setup, fresh)
+        except BaseException:
+            await hub._db(store.unclaim_rematch, table.id, fresh)
+            raise
+    return named
+
+
+async def _rematch_table(request: Request, new_id: str) -> LiveTable:
+    """The rematch table, once the process that named it has opened it (a moment, at most)."""
+    hub = hub_of(request)
+    waited = 0.0
+    while True:
+        try:
+            return await hub.table(new_id)
+        except ServerError as error:
+            if error.code != "no_table" or waited >= REMATCH_WAIT:
+                raise
+        await asyncio.sleep(0.05)
+        waited += 0.05
 
 
 @router.post("/api/tables/{table_id}/rematch", tags=["lobby"])
@@ -132,12 +188,11 @@ async def rematch(
         if setup.rated and account is None:
             # Refused before anything is opened: a refusal changes nothing.
             raise ServerError("account_needed", "a rated table seats signed-in players only; sign in first", 403)
-        new_id = setup.rematch_id or (await _open(request, table, setup)).id
-    new = await hub.table(new_id)
-    await ratings_of(request).may_join(new, account)
-    new, seat, token = await hub.join(new.id, holder.index, holder.name or f"seat {holder.index}")
-    if account is not None:
-        await give_seat(request, account, new.id, seat.index, token)
+        new_id = setup.rematch_id or await _claim_and_open(request, table, setup)
+    new = await _rematch_table(request, new_id)
+    rated = await ratings_of(request).may_join(new, account)
+    name = holder.name or f"seat {holder.index}"
+    new, seat, token = await hub.join(new.id, holder.index, name, *seat_owner(account, rated))
     return {
         "table": new.id,
         "seat": seat.index,

@@ -71,6 +71,10 @@ class Settings:
     hint_client_rate: float = 1.0
     hint_client_burst: int = 10
     hint_queue: int = 8
+    # Game logs (each replays the table's whole record) per client address: `rate` a second on
+    # average, bursts of `burst`; 0 is no limit.
+    log_rate: float = 2.0
+    log_burst: int = 20
     # Unfinished tables one client address may have opened, and how fast it may open tables
     # (a second on average, bursts); 0 is no limit.
     tables_per_client: int = 50
@@ -89,15 +93,23 @@ class Settings:
     # Days a sign-in lasts; the session cookie's Secure flag: None follows the request (https) or public_url.
     session_days: float = 30.0
     secure_cookies: bool | None = None
-    # Sign-in attempts (and sign-ups) per account name and per client address: `rate` a second on
-    # average, bursts of `burst`.
+    # Sign-in limits: failed attempts per account name and client address pair (`signin_rate` a
+    # second on average, bursts of `signin_burst`); failed attempts per account name from anywhere,
+    # slower (a correct password from a device that signed in to the account before passes it);
+    # every attempt (and sign-up) per client address.
     signin_rate: float = 1 / 60
     signin_burst: int = 5
+    signin_account_rate: float = 1 / 600
+    signin_account_burst: int = 30
     signin_client_rate: float = 0.2
     signin_client_burst: int = 20
     # Argon2id's cost (argon2-cffi's defaults, RFC 9106's low-memory choice); tests lower it.
     password_time_cost: int = 3
     password_memory_kib: int = 64 * 1024
+    # Password hashings at once (each takes password_memory_kib of memory while it runs: at most
+    # password_hashings x password_memory_kib in all), and how many more may wait for one (503 beyond).
+    password_hashings: int = 4
+    password_queue: int = 64
     # --- Table chat (docs/server.md, "Table chat") ---
     # Longest message in characters; messages a second per seat on average, bursts; messages a
     # table's history shows (older ones stay stored).
@@ -112,6 +124,10 @@ class Settings:
     max_move_seconds: float = 7 * 86400.0
     timer_poll: float = 1.0
     timeout_agent: str = "greedy"
+    # --- Ratings (docs/server.md, "Ratings") ---
+    # A live rated table opened without a clock gets a time bank of this many seconds per seat; a
+    # seat whose bank runs out forfeits (and ranks last), so that leaving a lost game loses it.
+    rated_time_bank_seconds: float = 1800.0
     # --- Undo (docs/server.md, "Undo") ---
     # Whether a person's steps within a turn are held tentative, for them alone, so that they may
     # take them back until the turn passes or a step shows something hidden.
@@ -130,7 +146,7 @@ class Settings:
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)
 
     def __post_init__(self) -> None:
-        for name in ("websockets_per_client", "max_websockets"):
+        for name in ("websockets_per_client", "max_websockets", "password_hashings"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")

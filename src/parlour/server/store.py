@@ -15,7 +15,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, func, make_url, select, text, update
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from parlour.deal import Deal
@@ -59,6 +59,10 @@ class NewAction:
     action_id: int
     seat: int
     finishes: bool
+
+
+class SameAccount(ParlourError):
+    """An account asked for a second seat of a rated table."""
 
 
 class DatabaseUnavailable(ParlourError):
@@ -155,23 +159,46 @@ class Store:
             session.add_all(SeatRow(table_id=table_id, seat=seat, agent=agent) for seat, agent in enumerate(agents))
         return created
 
-    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Give a free person's seat to `name`; False if somebody took it first."""
-        with Session(self.engine) as session, session.begin():
-            result = session.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.table_id == table_id,
-                    SeatRow.seat == seat,
-                    SeatRow.agent.is_(None),
-                    SeatRow.token_hash.is_(None),
+    def claim_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        user_id: int | None = None,
+        rated: bool = False,
+        session_hash: str | None = None,
+    ) -> bool:
+        """Give a free person's seat to `name` (and to the account `user_id`, in the same statement);
+        False if somebody took it first. At a rated table the seats' unique index on (table,
+        account) refuses a second seat to one account: SameAccount, and nothing changes."""
+        try:
+            with Session(self.engine) as session, session.begin():
+                result = session.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.table_id == table_id,
+                        SeatRow.seat == seat,
+                        SeatRow.agent.is_(None),
+                        SeatRow.token_hash.is_(None),
+                    )
+                    .values(
+                        name=name,
+                        token_hash=token_hash,
+                        joined_at=now(),
+                        user_id=user_id,
+                        rated_user_id=user_id if rated else None,
+                        token_session=session_hash if user_id is not None else None,
+                    )
                 )
-                .values(name=name, token_hash=token_hash, joined_at=now())
-            )
-            claimed = bool(getattr(result, "rowcount", 0) == 1)
-            if claimed:
-                self.announce(session.connection(), [f"s {self.origin} {table_id}"])
-            return claimed
+                claimed = bool(getattr(result, "rowcount", 0) == 1)
+                if claimed:
+                    self.announce(session.connection(), [f"s {self.origin} {table_id}"])
+                return claimed
+        except IntegrityError:
+            if rated and user_id is not None:
+                raise SameAccount(f"account {user_id} already holds a seat at table {table_id}") from None
+            raise
 
     def announce(self, connection: Any, notices: list[str]) -> None:
         """Tell the other processes, when this transaction commits (nothing without a channel)."""

@@ -108,6 +108,7 @@ class Connection:
             drain = False
         finally:
             self.table.clients.discard(self.client)
+            self.hub.let_go_if_over(self.table)
             await self.client.finish(drain)
             log.info("client left", extra={"event": "disconnect", "table": self.table.id, "seat": self.client.seat})
 
@@ -166,6 +167,7 @@ class Connection:
                 self.client.error("bad_token", "this token holds no seat at this table", message.get("id"))
                 return
             self.client.seat = seat.index
+            await self.hub.seat_connected(self.table, seat.index)
         self.client.greeted = True
         self.table.clients.add(self.client)
         self.hub.keep(self.table)

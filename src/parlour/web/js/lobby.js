@@ -98,7 +98,7 @@ function createForm(list, onCreated) {
       h("div", { class: "field" }, h("label", { for: "fixed-deal" }, "Fixed deal"), fixedDeal, h("small", { class: "muted" }, "needed for a seed of yours when other people play: everybody is told you chose the deal"))),
     modes.element,
     h("div", { class: "field" }, h("label", { for: "rated" }, "Rated"), rated,
-      h("small", { class: "muted" }, "people only, each signed in; the server draws the deal")),
+      h("small", { class: "muted" }, "two or more people, each signed in; the game's default options; the server draws the deal. Live without a clock: each seat gets a time bank, and a seat whose time runs out forfeits (ranked last)")),
     h("fieldset", {}, h("legend", {}, "Seats: people or bots"), seats),
     h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
