@@ -20,7 +20,19 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, ratings, rematch, timers
+from parlour.server import (
+    accounts,
+    admin,
+    chat,
+    client_api,
+    lobby_api,
+    my_games,
+    play_api,
+    ratings,
+    rematch,
+    safety,
+    timers,
+)
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -117,6 +129,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.accounts = accounts.Accounts(settings, hub)
         app.state.chat = chat.Chat(settings, hub)
+        app.state.safety = app.state.chat.safety = safety.Safety(settings, hub)
+        app.state.admin = admin.Admin(hub)
         app.state.timers = timers.Timers(settings, hub)
         await app.state.timers.start()
         app.state.ratings = ratings.Ratings(settings, hub)
@@ -153,6 +167,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ratings.router,
         rematch.router,
         client_api.router,
+        safety.router,
+        admin.router,
+        admin.reset_router,
         lobby_api.invite_router,
         play_api.socket_router,
     ):
