@@ -39,6 +39,7 @@ def run(
     }
     if workers > 1:
         several.pass_on(settings, log_level)
+        several.share_metrics()
         options["http"] = "parlour.server.workers:WorkerH11"
         uvicorn.run("parlour.server.workers:worker_app", factory=True, workers=workers, **options)
         return

@@ -107,6 +107,7 @@ class Accounts:
     def failed(self, name: str) -> None:
         """A wrong password for this account name (known or not) counts against it."""
         self.by_account.take(name.lower())
+        self.hub.metrics.signin_failures.inc()
 
     async def open_session(self, request: Request, response: Response, user: User) -> SignedIn:
         token = secrets.token_urlsafe(32)
