@@ -5,6 +5,8 @@ whichever process answers."""
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+
+from parlour.server.metrics import Metrics
 
 from .conftest import POSTGRES_URL, LiveServer, wait_until
 from .test_cluster import schema_db  # noqa: F401 - the fixture of a schema for server processes
@@ -97,3 +101,21 @@ def test_workers_share_their_metrics(schema_db: str, tmp_path: Path) -> None:  #
         assert len(processes) == 2  # one gauge per process
     finally:
         node.stop()
+
+
+def test_the_grafana_dashboard_asks_only_for_series_the_server_gives() -> None:
+    dashboard = json.loads((Path(__file__).parents[2] / "docs" / "grafana-dashboard.json").read_text())
+    asked = {
+        re.sub(r"_(bucket|count|sum)$", "", name)
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"parlour_\w+", target["expr"])
+    }
+    given = {
+        sample.name.removesuffix("_total") if family.type == "counter" else family.name
+        for family in text_string_to_metric_families(Metrics().exposition().decode())
+        for sample in family.samples
+    }
+    given |= {name + "_total" for name in given}
+    assert asked and asked <= given, asked - given
+    assert len(dashboard["panels"]) == 6
