@@ -551,6 +551,17 @@ def data_check(
     console.print(f"{folder}: {name} data ready, {same} ({played_on.digest})", highlight=False)
 
 
+def _add_community_commands() -> None:
+    # Imported here: the module builds on `fail` above.
+    from parlour.community_cli import admin_app, db_app
+
+    app.add_typer(admin_app, name="admin")
+    app.add_typer(db_app, name="db")
+
+
+_add_community_commands()
+
+
 def main(args: list[str] | None = None) -> None:
     """The `parlour` command: every refusal is one `error:` line on standard error and a non-zero exit."""
     try:

@@ -46,6 +46,7 @@ def run(
     }
     if workers > 1:
         several.pass_on(settings, {"level": log_level, "format": log_format, "file": log_file})
+        several.share_metrics()
         options["http"] = "parlour.server.workers:WorkerH11"
         uvicorn.run("parlour.server.workers:worker_app", factory=True, workers=workers, **options)
         return

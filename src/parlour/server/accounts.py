@@ -150,6 +150,7 @@ class Accounts:
         address and from anywhere."""
         self.by_pair.take(self._pair(name, client))
         self.by_account.take(name.lower())
+        self.hub.metrics.signin_failures.inc()
 
     async def known_device(self, request: Request, user: User | None) -> bool:
         """Whether the request's device cookie is one that signed in to `user` with its password."""
@@ -272,6 +273,7 @@ async def sign_up(request: Request, response: Response, body: Credentials) -> di
     accounts = accounts_of(request)
     if not NAME_PATTERN.fullmatch(body.name):
         raise ServerError("bad_name", f"an account name is {NAME_RULE}", 422)
+    await request.app.state.safety.check_name(body.name, "account name")
     accounts.limit(body.name, client_address(request))
     user = await accounts.hub._db(accounts.store.create_user, body.name, await accounts.hash(body.password))
     if user is None:
@@ -292,6 +294,7 @@ async def sign_in(request: Request, response: Response, body: Credentials) -> di
         accounts.failed(body.name, client)
         log.info("sign-in refused", extra={"event": "signin_refused", "user": body.name[:40]})
         raise ServerError("bad_credentials", "no account has this name and password", 401)
+    await request.app.state.admin.refuse_disabled(user.id)
     if accounts.hasher.check_needs_rehash(user.password_hash):
         await accounts.hub._db(accounts.store.set_password, user.id, await accounts.hash(body.password))
     log.info("signed in", extra={"event": "signed_in", "user": user.name})

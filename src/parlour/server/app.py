@@ -15,16 +15,29 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, ratings, rematch, timers
+from parlour.server import (
+    accounts,
+    admin,
+    chat,
+    client_api,
+    lobby_api,
+    my_games,
+    play_api,
+    ratings,
+    rematch,
+    safety,
+    timers,
+)
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
 from parlour.server.logs import log
+from parlour.server.metrics import CONTENT_TYPE
 from parlour.server.quotas import SocketSlots
 from parlour.server.requests import hub_of
 from parlour.server.settings import Settings
@@ -49,6 +62,28 @@ async def health(request: Request) -> dict[str, Any]:
         # Which server process answered (several may share a database and a port).
         "process": hub.cluster.name if hub.cluster is not None else f"pid {os.getpid()}",
     }
+
+
+@health_router.get("/metrics", tags=["server"], response_class=Response)
+async def metrics(request: Request) -> Response:
+    """This process's metrics (all processes' with --workers) in the Prometheus text format."""
+    refresh_gauges(request.app)
+    return Response(hub_of(request).metrics.exposition(), media_type=CONTENT_TYPE)
+
+
+def refresh_gauges(app: FastAPI) -> None:
+    hub: Hub = app.state.hub
+    hub.metrics.set_gauges(len(hub.tables), app.state.sockets.count, len(hub.bot_turns.waiting))
+
+
+# How often each process writes its gauges (with --workers, a scrape reads every process's last values).
+GAUGE_SECONDS = 5.0
+
+
+async def _gauges_now_and_then(app: FastAPI) -> None:
+    while True:
+        refresh_gauges(app)
+        await asyncio.sleep(GAUGE_SECONDS)
 
 
 async def server_error(_request: Request, error: ServerError) -> JSONResponse:
@@ -118,15 +153,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.accounts = accounts.Accounts(settings, hub)
         app.state.chat = chat.Chat(settings, hub)
+        app.state.safety = app.state.chat.safety = safety.Safety(settings, hub)
+        app.state.admin = admin.Admin(hub)
         app.state.timers = timers.Timers(settings, hub)
         await app.state.timers.start()
         app.state.ratings = ratings.Ratings(settings, hub)
         await app.state.ratings.start()
         pruning = asyncio.create_task(_prune_now_and_then(app))
+        gauges = asyncio.create_task(_gauges_now_and_then(app))
         try:
             yield
         finally:
             pruning.cancel()
+            gauges.cancel()
+            hub.metrics.process_ended()
             await app.state.ratings.stop()
             await app.state.timers.stop()
             await hub.stop()
@@ -154,6 +194,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ratings.router,
         rematch.router,
         client_api.router,
+        safety.router,
+        admin.router,
+        admin.reset_router,
         lobby_api.invite_router,
         play_api.socket_router,
     ):

@@ -25,6 +25,7 @@ from parlour.server.hub import Hub
 from parlour.server.models import ChatRow, now
 from parlour.server.quotas import Buckets
 from parlour.server.requests import Strict, bearer, hub_of
+from parlour.server.safety import Safety
 from parlour.server.settings import Settings
 from parlour.server.store import Store
 from parlour.server.table import LiveTable
@@ -83,6 +84,8 @@ class Chat:
         self.hub = hub
         self.store = ChatStore(hub.store.engine, hub.store)
         self.by_seat = Buckets(settings.chat_rate, settings.chat_burst)
+        # Refused words and blocks (server/safety.py); the app shares one with its routes.
+        self.safety: Safety = Safety(settings, hub)
         if hub.cluster is not None:
             hub.cluster.chat_heard.append(self._heard)
 
@@ -96,7 +99,7 @@ class Chat:
         async def send() -> None:
             message = await self.hub._db(self.store.one, table.id, number)
             if message is not None:
-                _send_all(table, message)
+                _send_all(table, message, await self.safety.hidden_from(table, message["seat"]))
 
         self.hub.cluster.soon("c", f"{table.id}/{number}", send)
 
@@ -114,11 +117,12 @@ class Chat:
             raise ServerError(
                 "chat_too_long", f"a chat message has at most {most} characters, this one {len(text)}", 422
             )
+        await self.safety.check_chat(text)
         if not self.by_seat.take(f"{table.id}/{seat}"):
             raise ServerError("rate_limited", f"too many chat messages from your seat: {self.by_seat.pace()}", 429)
         name = table.seats[seat].name
         message: dict[str, Any] = await self.hub._db(self.store.add, table.id, seat, name, text, now())
-        _send_all(table, message)
+        _send_all(table, message, await self.safety.hidden_from(table, seat))
         return message
 
     async def history(self, table: LiveTable) -> list[dict[str, Any]]:
@@ -126,10 +130,12 @@ class Chat:
         return messages
 
 
-def _send_all(table: LiveTable, message: dict[str, Any]) -> None:
+def _send_all(table: LiveTable, message: dict[str, Any], hidden: set[int]) -> None:
+    """Send to every client of the table but those of the seats that block the author."""
     encoded = json.dumps(message)
     for client in list(table.clients):
-        client.send_text(encoded)
+        if client.seat is None or client.seat not in hidden:
+            client.send_text(encoded)
 
 
 def chat_of(request: Any) -> Chat:
@@ -146,7 +152,8 @@ async def chat_history(request: Request, table_id: str) -> dict[str, Any]:
     """The table's latest chat messages (chat_history of them), oldest first; public to the table's
     audience like the table itself."""
     table = await hub_of(request).table(table_id)
-    return {"table": table.id, "messages": await chat_of(request).history(table)}
+    messages = await chat_of(request).history(table)
+    return {"table": table.id, "messages": await chat_of(request).safety.visible(request, table.id, messages)}
 
 
 @router.post("/api/tables/{table_id}/chat", status_code=201, tags=["chat"])

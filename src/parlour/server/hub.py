@@ -40,6 +40,7 @@ from parlour.server.cluster import Cluster
 from parlour.server.errors import ServerError, not_found
 from parlour.server.guard import check_display_name
 from parlour.server.logs import log
+from parlour.server.metrics import Metrics
 from parlour.server.quotas import Buckets, GameCache, TurnQueue
 from parlour.server.settings import Settings
 from parlour.server.store import NewAction, SameAccount, Store, StoredTable
@@ -123,7 +124,8 @@ class Hub:
         self.open_count: Counter[str] = Counter()
         self.sweeps = 0
         self.sweeper: asyncio.Task[None] | None = None
-        self.writer = ActionWriter(self.store, self.db_limiter)
+        self.metrics = Metrics()
+        self.writer = ActionWriter(self.store, self.db_limiter, self.metrics.commit)
         self.stopping = False
         # On PostgreSQL other server processes may share the database (server/cluster.py); the
         # lobby then reads its unfinished tables from the database, and keeps their summaries
@@ -448,6 +450,7 @@ class Hub:
     ) -> Move:
         if self.tables.get(table.id) is not table:
             self._take_back(table)  # let go of while a connection held it: it is being played again
+        arrived = time.perf_counter()
         async with table.lock:
             position = table.state_for(seat)
             action = self._check(table, seat, ref, expected_version, position)
@@ -461,6 +464,7 @@ class Hub:
                 table.sync_seat(seat)
                 return move
             await self._commit_turn(table, seat, [*held, (move, successor)])
+            self.metrics.broadcast.observe(time.perf_counter() - arrived)
         if table.state.is_terminal():
             log.info("game over", extra={"event": "game_over", "table": table.id, "winners": table.state.winners()})
             self.let_go_if_over(table)
@@ -520,6 +524,7 @@ class Hub:
             table.finished_at = datetime.now(UTC)
             self._closed(table.id)
         table.broadcast_move(move)
+        self.metrics.acted(table.seats[move.seat].is_bot)
 
     async def undo(self, table: LiveTable, seat: int) -> int:
         """Take back the last tentative step of `seat`'s turn; returns the seat's version after it.
@@ -734,7 +739,8 @@ class Hub:
                 await asyncio.sleep(self.settings.bot_delay)
             version, position = table.version, table.state.clone()
             try:
-                action = await self._think(seat.agent, position)
+                with self.metrics.timed(self.metrics.bot_think):
+                    action = await self._think(seat.agent, position)
                 # The bot passes through the same checks as a person: same seat, same version.
                 await self._submit(table, seat.index, action.id, version)
             except ServerError as error:

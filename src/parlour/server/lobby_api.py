@@ -19,6 +19,7 @@ from parlour.server.quotas import client_address
 from parlour.server.ratings import ratings_of
 from parlour.server.rematch import rematches_of
 from parlour.server.requests import Strict, base_url, hub_of, invite
+from parlour.server.safety import safety_of
 from parlour.server.table import FINISHED, OPEN, RUNNING
 from parlour.server.timers import BOT, FORFEIT, TURN_BASED, Mode, OnTimeout, timers_of
 
@@ -138,7 +139,7 @@ async def list_tables(
 
 
 @router.post("/api/tables", status_code=201, tags=["lobby"])
-async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
+async def create_table(request: Request, body: CreateTable, csrf: CsrfHeader = None) -> dict[str, Any]:
     """Open a table: a game, its options and who sits at each seat (people or bots)."""
     check_option_types(body.game, body.options)
     timers, ratings = timers_of(request), ratings_of(request)
@@ -156,6 +157,7 @@ async def create_table(request: Request, body: CreateTable) -> dict[str, Any]:
         await timers.open(table, hub.settings.rated_time_bank_seconds, FORFEIT, banked=True)
     if body.rated:
         await ratings.open(table)
+    await safety_of(request).record_owner(request, table.id, csrf)
     return await _shown(request, table.summary(invite(request, table)))
 
 
@@ -195,6 +197,8 @@ async def join(request: Request, table_id: str, body: JoinTable, csrf: CsrfHeade
     account = await joining_account(request, csrf)
     hub = hub_of(request)
     rated = await ratings_of(request).may_join(await hub.table(table_id), account)
+    await safety_of(request).may_join(table_id, account)
+    await safety_of(request).check_name(body.name, "display name")
     table, seat, token = await hub.join(table_id, body.seat, body.name, *seat_owner(account, rated))
     link = invite(request, table)
     answer = {"table": table.id, "seat": seat.index, "name": seat.name, "token": token, "invite_url": link}

@@ -166,3 +166,97 @@ class LeaseRow(Base):
     owner: Mapped[str] = mapped_column(String(120), index=True)
     # Set from the database's clock, so that machines whose clocks differ agree on it.
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# --- Running a community (server/admin.py, server/safety.py, migration 0011) ----------------------
+
+
+class AdminRow(Base):
+    """An account holding the admin role."""
+
+    __tablename__ = "admins"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    granted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class DisabledRow(Base):
+    """A disabled account: it cannot sign in, and what it held was taken away when disabled."""
+
+    __tablename__ = "disabled_accounts"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    disabled_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    reason: Mapped[str] = mapped_column(String(500))
+
+
+class ResetCodeRow(Base):
+    """A one-time password-reset code, kept only as its SHA-256."""
+
+    __tablename__ = "reset_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AuditRow(Base):
+    """One admin action: who, what, on what, and its details. Kept by name, so that it outlives
+    the accounts it names."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    admin: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(40))
+    target: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class BlockRow(Base):
+    """`user_id` blocks `blocked_id`: the blocked one's chat is hidden from the blocker, and it
+    cannot join the tables the blocker opens."""
+
+    __tablename__ = "blocks"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ReportRow(Base):
+    """A report of a player or a chat message, waiting in the admins' queue until resolved. The
+    message and its context are copied in, so that removing the message keeps the evidence."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    reporter: Mapped[str] = mapped_column(String(64))
+    player: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    message_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(String(1000))
+    context: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    resolved_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    resolution: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+
+
+class RefusedWordRow(Base):
+    """A word the server refuses in account names, display names and chat (lower case)."""
+
+    __tablename__ = "refused_words"
+
+    word: Mapped[str] = mapped_column(String(64), primary_key=True)
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class TableOwnerRow(Base):
+    """The account that opened a table (signed in when it did)."""
+
+    __tablename__ = "table_owners"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)

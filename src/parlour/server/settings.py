@@ -141,6 +141,17 @@ class Settings:
     # The most tables one process takes over in one round (a third of lease_seconds), so that
     # the survivors of a dead process share its tables rather than the first one taking all.
     lease_take: int = 100
+    # --- Running a community (docs/server.md, "Running a community") ---
+    # Hours a password-reset code works; messages before and after a reported one copied into the
+    # report; seconds each process keeps the refused-words list before reading it again (an edit
+    # on another process is seen within that); reports a second per account on average, bursts;
+    # the most rows an admin listing answers with.
+    reset_code_hours: float = 24.0
+    report_context: int = 5
+    refused_words_seconds: float = 10.0
+    report_rate: float = 1 / 60
+    report_burst: int = 5
+    admin_list_limit: int = 500
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)

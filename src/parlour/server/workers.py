@@ -12,12 +12,14 @@ import functools
 import json
 import logging
 import os
+import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 
+from parlour.server.metrics import MULTIPROCESS_VARIABLE
 from parlour.server.settings import Settings
 
 SETTINGS_VARIABLE = "PARLOUR_SERVER_SETTINGS"
@@ -51,6 +53,13 @@ def pass_on(settings: Settings, log: dict[str, str | None]) -> None:
     """Put the settings and the log's level, format and file where the worker processes read them."""
     os.environ[SETTINGS_VARIABLE] = encode(settings)
     os.environ[LOG_VARIABLE] = json.dumps(log)
+
+
+def share_metrics() -> None:
+    """The workers' metrics in a folder of their own, read by whichever answers a scrape (the
+    Prometheus client's multiprocess mode, server/metrics.py); kept if already set."""
+    if not os.environ.get(MULTIPROCESS_VARIABLE):
+        os.environ[MULTIPROCESS_VARIABLE] = tempfile.mkdtemp(prefix="parlour-metrics-")
 
 
 def worker_app() -> FastAPI:

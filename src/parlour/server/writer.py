@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 
 import anyio.to_thread
 from anyio import CapacityLimiter
+from prometheus_client import Histogram
 
 from parlour.server.store import NewAction, Store
 
@@ -19,9 +21,10 @@ BATCH = 500
 
 
 class ActionWriter:
-    def __init__(self, store: Store, limiter: CapacityLimiter) -> None:
+    def __init__(self, store: Store, limiter: CapacityLimiter, commit_seconds: Histogram | None = None) -> None:
         self.store = store
         self.limiter = limiter
+        self.commit_seconds = commit_seconds  # observes each batch's commit (server/metrics.py)
         self.queue: asyncio.Queue[tuple[NewAction, asyncio.Future[None]]] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
 
@@ -49,7 +52,10 @@ class ActionWriter:
 
     async def _commit(self, batch: list[tuple[NewAction, asyncio.Future[None]]]) -> None:
         try:
+            start = time.perf_counter()
             await anyio.to_thread.run_sync(self.store.append_actions, [a for a, _ in batch], limiter=self.limiter)
+            if self.commit_seconds is not None:
+                self.commit_seconds.observe(time.perf_counter() - start)
         except Exception as error:
             if len(batch) == 1:
                 _settle(batch[0][1], error)

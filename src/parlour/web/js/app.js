@@ -1,8 +1,9 @@
 // The page router: the lobby at /, a table at /?table=ID, the replay of a finished game at /?replay=ID,
 // the account page at /?account, my games at /?games, a player's profile at /?player=NAME,
-// the leaderboards at /?ratings=GAME.
+// the leaderboards at /?ratings=GAME, the admin page at /?admin.
 
 import { showAccount, showNav } from "./account.js";
+import { showAdmin } from "./admin.js";
 import { showMyGames, showProfile } from "./games_page.js";
 import { clear, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
@@ -15,6 +16,7 @@ function route() {
   const app = document.getElementById("app");
   showNav().catch(() => {});
   if (params.has("account")) return showAccount(app);
+  if (params.has("admin")) return showAdmin(app);
   if (params.has("games")) return showMyGames(app);
   if (params.get("player")) return showProfile(app, params.get("player"));
   if (params.get("ratings")) return showRatings(app, params.get("ratings"));

@@ -48,6 +48,12 @@ export class ChatPanel {
     this.log.scrollTop = this.log.scrollHeight;
   }
 
+  /** An admin removed a message: it leaves the screen too. */
+  remove(id) {
+    const shown = this.log.querySelector(`[data-id="${id}"]`);
+    if (shown) shown.remove();
+  }
+
   showMuted() {
     clear(this.log).append(h("li", { class: "muted", id: "chat-muted" }, "Chat muted (for you only)."));
   }

@@ -236,6 +236,7 @@ class TablePage {
 
   receive(message) {
     if (message.type === "chat") return this.chat.receive(message);
+    if (message.type === "chat_removed") return this.chat.remove(message.id);
     if (message.type === "rematch") return this.rematch.offered(message.rematch);
     if (message.type === "error") {
       this.showExplain(message.message);
