@@ -401,7 +401,7 @@ async def reset_password(request: Request, body: ResetBody) -> dict[str, Any]:
     user_id: int | None = await admin.hub._db(admin.store.user_id, body.name)
     hashed = await accounts.hash(body.new_password)
     if user_id is None or not await admin.hub._db(admin.store.use_reset_code, user_id, hash_token(body.code), hashed):
-        accounts.failed(body.name)
+        accounts.failed(body.name, client_address(request))
         raise ServerError("bad_code", "this code does not reset this account's password (wrong, used or expired)", 401)
     log.info("password reset", extra={"event": "password_reset", "user": body.name})
     return {"reset": True, "name": body.name}
