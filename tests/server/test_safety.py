@@ -71,6 +71,15 @@ def test_a_blocked_player_cannot_join_a_table_the_blocker_opened(
     assert troll.post(f"/api/tables/{create_as(server, carol)}/join", {"name": "troll"}).status_code == 200
 
 
+def test_a_wrong_csrf_token_opens_no_table(server: LiveServer, people: Callable[[str], Person]) -> None:
+    alice = people("alice")
+    body = {"game": "nim", "seats": ["human", "human"], "options": STONES}
+    refused = alice.http.post("/api/tables", json=body, headers={"X-CSRF-Token": "forged"})
+    assert refused.status_code == 403 and error_code(refused) == "bad_csrf"
+    assert alice.get("/api/tables").json() == []
+    assert alice.http.post("/api/tables", json=body).status_code == 201  # without the token: nobody's table
+
+
 def test_bad_blocks_are_refused(server: LiveServer, people: Callable[[str], Person]) -> None:
     alice = people("alice")
     assert error_code(alice.post("/api/account/blocks", {"name": "alice"})) == "bad_block"
