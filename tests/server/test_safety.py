@@ -4,10 +4,13 @@ admins' queue), and the refused words in account names, display names and chat."
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
+from sqlalchemy import create_engine
 
+from parlour.server.community_store import CommunityStore
 from parlour.server.safety import refused_in
 
 from . import test_admin
@@ -185,3 +188,23 @@ def test_refused_words_keep_names_and_chat_clean(
 )
 def test_refused_in(text: str, whole: bool, refused: bool) -> None:
     assert refused_in(text, ["zonk"], whole_words=whole) is refused
+
+
+def test_an_edit_elsewhere_is_seen_within_refused_words_seconds(serve: Callable[..., LiveServer]) -> None:
+    """Another process's edit (here straight in the database) reaches this one once its list is
+    older than refused_words_seconds; an edit made here is seen at once (test above)."""
+    server = serve(refused_words_seconds=5.0)
+    table = server.create("nim", ["human", "human"], options=STONES)
+    seat = server.join(table["id"], "Ann")
+
+    def say(text: str) -> int:
+        path, token = f"/api/tables/{table['id']}/chat", {"Authorization": f"Bearer {seat['token']}"}
+        return server.http.post(path, json={"text": text}, headers=token).status_code
+
+    assert say("zonk one") == 201  # the list is read (empty) and kept
+    store = CommunityStore(create_engine(server.settings.url))
+    assert store.add_word("zonk")
+    assert say("zonk two") == 201  # still the kept list
+    time.sleep(5.2)
+    assert say("zonk three") == 422
+    store.engine.dispose()
