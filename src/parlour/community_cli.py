@@ -39,6 +39,7 @@ Db = Annotated[str, typer.Option(help="SQLite file or postgresql://user:pass@hos
 Server = Annotated[str, typer.Option(envvar="PARLOUR_SERVER", help="the server's address")]
 User = Annotated[str, typer.Option("--user", envvar="PARLOUR_ADMIN", help="your admin account's name")]
 PASSWORD_VARIABLE = "PARLOUR_ADMIN_PASSWORD"
+LOCAL = "http://127.0.0.1:8000"
 
 
 def _server_modules() -> None:
@@ -55,6 +56,12 @@ def _client(server: str, user: str) -> AdminClient:
 
     password = os.environ.get(PASSWORD_VARIABLE) or getpass.getpass(f"password of {user}: ")
     return AdminClient(server, user, password)
+
+
+def _ask(server: str, user: str, method: str, path: str, body: dict[str, Any] | None = None, **params: Any) -> Any:
+    """One call of the admin API (`path` below /api/admin), signed in as `user`."""
+    with _client(server, user) as client:
+        return client.call(method, path, body, params)
 
 
 def _show(answer: Any) -> None:
@@ -94,11 +101,10 @@ def accounts(
     user: User,
     find: Annotated[str | None, typer.Option(help="only names containing this (any case)")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="the most accounts listed")] = None,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """List or find accounts, with their role and whether they are disabled."""
-    with _client(server, user) as client:
-        _show(client.get("/accounts", find=find, limit=limit))
+    _show(_ask(server, user, "GET", "/accounts", find=find, limit=limit))
 
 
 @admin_app.command()
@@ -107,24 +113,22 @@ def disable(
     user: User,
     reason: Annotated[str, typer.Option(help="why (kept in the audit log)")],
     seats: Annotated[str, typer.Option(help="its unfinished seats: 'bot' plays them out, 'keep' locks them")] = "bot",
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Disable an account: its sessions end, it cannot sign in, its seats go to the bot or are kept."""
     if seats not in ("bot", "keep"):
         raise CommandError(f"--seats is 'bot' or 'keep', got {seats!r}")
-    with _client(server, user) as client:
-        _show(client.post(f"/accounts/{name}/disable", {"reason": reason, "seats": seats}))
+    _show(_ask(server, user, "POST", f"/accounts/{name}/disable", {"reason": reason, "seats": seats}))
 
 
 @admin_app.command()
 def enable(
     name: Annotated[str, typer.Argument(help="the account to enable again")],
     user: User,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Enable a disabled account (kept seats are taken back with Resume in its games)."""
-    with _client(server, user) as client:
-        _show(client.post(f"/accounts/{name}/enable"))
+    _show(_ask(server, user, "POST", f"/accounts/{name}/enable"))
 
 
 @admin_app.command()
@@ -132,13 +136,12 @@ def export(
     name: Annotated[str, typer.Argument(help="the account whose data to export")],
     file: Annotated[Path, typer.Argument(help="the JSON file to write (must be new)")],
     user: User,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Write everything stored about an account to a JSON file."""
     if file.exists():
         raise CommandError(f"{file} exists already; give a new file")
-    with _client(server, user) as client:
-        _write_new(file, client.get(f"/accounts/{name}/export"))
+    _write_new(file, _ask(server, user, "GET", f"/accounts/{name}/export"))
     console.print(f"wrote the data of {name} to {file}", highlight=False)
 
 
@@ -147,13 +150,12 @@ def delete(
     name: Annotated[str, typer.Argument(help="the account to delete")],
     file: Annotated[Path, typer.Option("--export", help="the JSON file its data is written to first (must be new)")],
     user: User,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Delete an account, its data written to a JSON file first; its unfinished seats go to the bot."""
     if file.exists():
         raise CommandError(f"{file} exists already; give a new file")
-    with _client(server, user) as client:
-        answer = client.delete(f"/accounts/{name}")
+    answer = _ask(server, user, "DELETE", f"/accounts/{name}")
     _write_new(file, answer["export"])
     console.print(f"deleted {name}; its data is in {file}", highlight=False)
 
@@ -162,11 +164,10 @@ def delete(
 def reset_code(
     name: Annotated[str, typer.Argument(help="the account whose password is to be reset")],
     user: User,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Issue a one-time password-reset code to hand to the account's owner."""
-    with _client(server, user) as client:
-        _show(client.post(f"/accounts/{name}/reset-code"))
+    _show(_ask(server, user, "POST", f"/accounts/{name}/reset-code"))
 
 
 @admin_app.command()
@@ -174,13 +175,12 @@ def tables(
     user: User,
     status: Annotated[str | None, typer.Option(help="finished or unfinished (default: both)")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="the most tables listed")] = None,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """List tables, newest first."""
     if status not in (None, "finished", "unfinished"):
         raise CommandError(f"--status is 'finished' or 'unfinished', got {status!r}")
-    with _client(server, user) as client:
-        _show(client.get("/tables", status=status, limit=limit))
+    _show(_ask(server, user, "GET", "/tables", status=status, limit=limit))
 
 
 @admin_app.command("close-table")
@@ -188,11 +188,10 @@ def close_table(
     table: Annotated[str, typer.Argument(help="the table's id")],
     user: User,
     reason: Annotated[str, typer.Option(help="why (told to the table, kept in the audit log)")],
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Close an unfinished table: the timeout bot plays every person's seat to the end."""
-    with _client(server, user) as client:
-        _show(client.post(f"/tables/{table}/close", {"reason": reason}))
+    _show(_ask(server, user, "POST", f"/tables/{table}/close", {"reason": reason}))
 
 
 @admin_app.command("export-table")
@@ -200,13 +199,12 @@ def export_table(
     table: Annotated[str, typer.Argument(help="the table's id")],
     file: Annotated[Path, typer.Argument(help="the JSON file to write (must be new)")],
     user: User,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Write a table's record to a JSON file (its seed only once the game is over)."""
     if file.exists():
         raise CommandError(f"{file} exists already; give a new file")
-    with _client(server, user) as client:
-        _write_new(file, client.get(f"/tables/{table}/export"))
+    _write_new(file, _ask(server, user, "GET", f"/tables/{table}/export"))
     console.print(f"wrote table {table} to {file}", highlight=False)
 
 
@@ -215,22 +213,20 @@ def remove_message(
     table: Annotated[str, typer.Argument(help="the table's id")],
     message: Annotated[int, typer.Argument(help="the chat message's id")],
     user: User,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Remove a chat message (the table's screens drop it)."""
-    with _client(server, user) as client:
-        _show(client.delete(f"/tables/{table}/chat/{message}"))
+    _show(_ask(server, user, "DELETE", f"/tables/{table}/chat/{message}"))
 
 
 @admin_app.command()
 def reports(
     user: User,
     resolved: Annotated[bool, typer.Option(help="list the resolved reports too")] = False,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """The reports' queue, oldest first, each with its message and context."""
-    with _client(server, user) as client:
-        _show(client.get("/reports", resolved=resolved or None))
+    _show(_ask(server, user, "GET", "/reports", resolved=resolved or None))
 
 
 @admin_app.command()
@@ -238,11 +234,10 @@ def resolve(
     report: Annotated[int, typer.Argument(help="the report's number")],
     user: User,
     resolution: Annotated[str, typer.Option(help="what was done about it")],
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Close a report with what was done about it."""
-    with _client(server, user) as client:
-        _show(client.post(f"/reports/{report}/resolve", {"resolution": resolution}))
+    _show(_ask(server, user, "POST", f"/reports/{report}/resolve", {"resolution": resolution}))
 
 
 @admin_app.command()
@@ -250,15 +245,15 @@ def words(
     user: User,
     add: Annotated[list[str] | None, typer.Option(help="a word to refuse (repeat for more)")] = None,
     remove: Annotated[list[str] | None, typer.Option(help="a word to refuse no more (repeat for more)")] = None,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """Show, and with --add/--remove edit, the words refused in names and chat."""
     with _client(server, user) as client:
         for word in add or []:
-            client.post("/refused-words", {"word": word})
+            client.call("POST", "/refused-words", {"word": word})
         for word in remove or []:
-            client.delete(f"/refused-words/{word}")
-        _show(client.get("/refused-words"))
+            client.call("DELETE", f"/refused-words/{word}")
+        _show(client.call("GET", "/refused-words"))
 
 
 @admin_app.command()
@@ -266,11 +261,10 @@ def audit(
     user: User,
     action: Annotated[str | None, typer.Option(help="only actions of this kind, e.g. disable")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="the most actions listed")] = None,
-    server: Server = "http://127.0.0.1:8000",
+    server: Server = LOCAL,
 ) -> None:
     """The audit log: every admin action, newest first."""
-    with _client(server, user) as client:
-        _show(client.get("/audit", action=action, limit=limit))
+    _show(_ask(server, user, "GET", "/audit", action=action, limit=limit))
 
 
 # --- parlour db -------------------------------------------------------------------------------------

@@ -323,3 +323,23 @@ def test_every_admin_action_is_in_the_audit_log(
     only = boss.get("/api/admin/audit", action="enable").json()["actions"]
     assert [entry["action"] for entry in only] == ["enable"]
     assert code not in str(log)  # the reset code itself is never written down
+
+
+def test_listings_and_report_context_keep_to_their_limits(serve: Callable[..., LiveServer]) -> None:
+    server = serve(admin_list_limit=2, report_context=1, **FAST_HASH)
+    boss, others = Person(server, "boss"), [Person(server, name) for name in ("ann", "ben", "cid")]
+    grant_from_command_line(server.settings.url, "boss", True)
+    assert len(boss.get("/api/admin/accounts", limit=50).json()["accounts"]) == 2
+    table = server.create("nim", ["human", "human"], options=STONES)
+    seat = server.join(table["id"], "Ann")
+    said = [
+        server.http.post(
+            f"/api/tables/{table['id']}/chat", json={"text": text}, headers={"Authorization": f"Bearer {seat['token']}"}
+        ).json()
+        for text in ("one", "two", "three", "four")
+    ]
+    others[0].post("/api/reports", {"table": table["id"], "message": said[1]["id"], "reason": "x"})
+    context = boss.get("/api/admin/reports").json()["reports"][0]["context"]
+    assert [m["text"] for m in context] == ["one", "two", "three"]
+    for person in (boss, *others):
+        person.http.close()

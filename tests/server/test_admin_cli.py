@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,3 +53,54 @@ def test_the_command_line_grants_and_administers(
     monkeypatch.setenv("PARLOUR_ADMIN_PASSWORD", "wrong password")
     code, output = run(capsys, "admin", "audit", "--user", "boss")
     assert code == 2 and "error: bad_credentials" in output
+
+
+def test_every_admin_command_reaches_its_route(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    serve: Callable[..., LiveServer],
+    db: str,
+    tmp_path: Path,
+) -> None:
+    server = serve(**FAST_HASH)
+    with browser(server) as boss, browser(server) as bob:
+        sign_up(boss, "boss")
+        reporter = sign_up(bob, "bob")
+        table = server.create("nim", ["human", "human"], options={"stones": 9})
+        seat = server.join(table["id"], "Ann")
+        said = server.http.post(
+            f"/api/tables/{table['id']}/chat", json={"text": "hi"}, headers={"Authorization": f"Bearer {seat['token']}"}
+        ).json()
+        reported = bob.post(
+            "/api/reports", json={"player": "boss", "reason": "x"}, headers={"X-CSRF-Token": reporter["csrf_token"]}
+        )
+        assert reported.status_code == 201
+    run(capsys, "admin", "grant", "boss", "--db", db)
+    monkeypatch.setenv("PARLOUR_ADMIN_PASSWORD", PASSWORD)
+    monkeypatch.setenv("PARLOUR_SERVER", server.url)
+    admin = ("--user", "boss")
+
+    def answer(*args: str) -> Any:
+        code, output = run(capsys, "admin", *args, *admin)
+        assert code == 0, output
+        return json.loads(output) if output.lstrip().startswith("{") else output
+
+    assert answer("disable", "bob", "--reason", "a pause", "--seats", "keep")["seats"] == "keep"
+    assert answer("enable", "bob") == {"enabled": "bob"}
+    assert len(answer("reset-code", "bob")["code"]) >= 16
+    assert [t["id"] for t in answer("tables", "--status", "unfinished")["tables"]] == [table["id"]]
+    code, output = run(capsys, "admin", "tables", "--status", "stuck", *admin)
+    assert code == 2 and "--status is 'finished' or 'unfinished'" in output
+    assert "wrote table" in answer("export-table", table["id"], str(tmp_path / "table.json"))
+    assert json.loads((tmp_path / "table.json").read_text())["seed"] is None  # the game is not over
+    code, output = run(capsys, "admin", "export-table", table["id"], str(tmp_path / "table.json"), *admin)
+    assert code == 2 and "exists already" in output
+    assert answer("remove-message", table["id"], str(said["id"]))["removed"]["text"] == "hi"
+    assert answer("close-table", table["id"], "--reason", "stuck")["closed"] == table["id"]
+    queue = answer("reports")["reports"]
+    assert [r["reason"] for r in queue] == ["x"]
+    assert answer("resolve", str(queue[0]["id"]), "--resolution", "nothing to do")["resolved"] == queue[0]["id"]
+    assert answer("reports", "--resolved")["reports"][0]["resolved_by"] == "boss"
+    assert "wrote the data of bob" in answer("export", "bob", str(tmp_path / "bob.json"))
+    assert json.loads((tmp_path / "bob.json").read_text())["account"]["name"] == "bob"
+    assert [a["action"] for a in answer("audit", "--action", "close_table")["actions"]] == ["close_table"]

@@ -4,7 +4,9 @@ again; upgrade and check on SQLite and PostgreSQL; and clear refusals of what ca
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 from parlour.server.settings import database_url
 
 from ..cli.test_main import run
-from .conftest import LiveServer, wait_until
+from .conftest import POSTGRES_URL, LiveServer, run_sql, wait_until
 
 STONES = {"stones": 9}
 
@@ -121,3 +123,26 @@ def test_check_replays_running_and_finished_tables_on_every_backend(
     code, output = run(capsys, "db", "check", "--db", db)
     assert code == 0 and "2 tables checked (1 finished): 0 problems" in output, output
     assert database_url(db)  # the same --db as parlour serve takes
+
+
+@pytest.mark.skipif(not POSTGRES_URL or shutil.which("pg_dump") is None, reason="needs PostgreSQL and its tools")
+def test_the_postgresql_way_round_trips(
+    capsys: pytest.CaptureFixture[str], serve: Callable[..., LiveServer], db: str, tmp_path: Path
+) -> None:
+    """pg_dump while the server runs, the data lost, pg_restore, check, and serve again (in the
+    test's own schema: --schema narrows the documented commands to it)."""
+    if not db.startswith("postgresql"):
+        pytest.skip("the PostgreSQL tools are for PostgreSQL")
+    schema = db.rsplit("search_path%3D", 1)[1]
+    server = serve()
+    finished, running = playing(server)
+    dump = tmp_path / "parlour.dump"
+    subprocess.run(["pg_dump", "--format=custom", f"--file={dump}", f"--schema={schema}", POSTGRES_URL], check=True)
+    server.stop()
+    run_sql(POSTGRES_URL, f"DROP SCHEMA {schema} CASCADE")
+    subprocess.run(["pg_restore", "--no-owner", f"--dbname={POSTGRES_URL}", str(dump)], check=True)
+    code, output = run(capsys, "db", "check", "--db", db)
+    assert code == 0 and "2 tables checked (1 finished): 0 problems" in output, output
+    again = serve()
+    assert again.table(finished["id"])["status"] == "finished"
+    assert again.table(running["id"])["version"] == 1

@@ -4,10 +4,13 @@ admins' queue), and the refused words in account names, display names and chat."
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
+from sqlalchemy import create_engine
 
+from parlour.server.community_store import CommunityStore
 from parlour.server.safety import refused_in
 
 from . import test_admin
@@ -69,6 +72,15 @@ def test_a_blocked_player_cannot_join_a_table_the_blocker_opened(
     carol.join(table_id)
     # A table somebody else opened is open to the troll.
     assert troll.post(f"/api/tables/{create_as(server, carol)}/join", {"name": "troll"}).status_code == 200
+
+
+def test_a_wrong_csrf_token_opens_no_table(server: LiveServer, people: Callable[[str], Person]) -> None:
+    alice = people("alice")
+    body = {"game": "nim", "seats": ["human", "human"], "options": STONES}
+    refused = alice.http.post("/api/tables", json=body, headers={"X-CSRF-Token": "forged"})
+    assert refused.status_code == 403 and error_code(refused) == "bad_csrf"
+    assert alice.get("/api/tables").json() == []
+    assert alice.http.post("/api/tables", json=body).status_code == 201  # without the token: nobody's table
 
 
 def test_bad_blocks_are_refused(server: LiveServer, people: Callable[[str], Person]) -> None:
@@ -176,3 +188,23 @@ def test_refused_words_keep_names_and_chat_clean(
 )
 def test_refused_in(text: str, whole: bool, refused: bool) -> None:
     assert refused_in(text, ["zonk"], whole_words=whole) is refused
+
+
+def test_an_edit_elsewhere_is_seen_within_refused_words_seconds(serve: Callable[..., LiveServer]) -> None:
+    """Another process's edit (here straight in the database) reaches this one once its list is
+    older than refused_words_seconds; an edit made here is seen at once (test above)."""
+    server = serve(refused_words_seconds=5.0)
+    table = server.create("nim", ["human", "human"], options=STONES)
+    seat = server.join(table["id"], "Ann")
+
+    def say(text: str) -> int:
+        path, token = f"/api/tables/{table['id']}/chat", {"Authorization": f"Bearer {seat['token']}"}
+        return server.http.post(path, json={"text": text}, headers=token).status_code
+
+    assert say("zonk one") == 201  # the list is read (empty) and kept
+    store = CommunityStore(create_engine(server.settings.url))
+    assert store.add_word("zonk")
+    assert say("zonk two") == 201  # still the kept list
+    time.sleep(5.2)
+    assert say("zonk three") == 422
+    store.engine.dispose()

@@ -103,3 +103,37 @@ def test_the_admin_page(server: Server, open_page: Callable[..., Any], browser: 
     watcher.wait_for_selector(f"#chat-log [data-id='{said['id']}']", state="detached")
     admin.close()
     reporter.close()
+
+
+def test_a_reader_reports_a_message_and_blocks_its_writer(
+    server: Server, open_page: Callable[..., Any], browser: Any
+) -> None:
+    writer, headers = signed_up(server, "webwriter")
+    signed_up(server, "webreader")[0].close()
+    table = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
+    seat = writer.post(f"/api/tables/{table}/join", json={"name": "Writer"}, headers=headers).json()
+    bearer = {"Authorization": f"Bearer {seat['token']}"}
+    first = server.http.post(f"/api/tables/{table}/chat", json={"text": "rude words"}, headers=bearer).json()
+    page = open_page(f"{server.url}/")
+    sign_in_page(page, server, "webreader")
+    page.goto(f"{server.url}/?table={table}&watch=1")
+    page.wait_for_selector(f"#chat-log [data-id='{first['id']}'] .chat-report")
+    page.once("dialog", lambda dialog: dialog.accept("insulting"))
+    page.click(f"#chat-log [data-id='{first['id']}'] .chat-report")
+    page.wait_for_selector("#chat-status:text('Reported')")
+    admin = signed_up(server, "webmoderator")[0]
+    grant_from_command_line(database_url(str(server.db)), "webmoderator", True)
+    queue = admin.get("/api/admin/reports").json()["reports"]
+    assert [(r["reporter"], r["message"], r["reason"]) for r in queue if r["reporter"] == "webreader"] == [
+        ("webreader", first["id"], "insulting")
+    ]
+    page.click(f"#chat-log [data-id='{first['id']}'] .chat-block")
+    page.wait_for_selector("#chat-status:text('You blocked webwriter')")
+    page.wait_for_selector(f"#chat-log [data-id='{first['id']}']", state="detached")
+    second = server.http.post(f"/api/tables/{table}/chat", json={"text": "more"}, headers=bearer).json()
+    other = open_page(f"{server.url}/?table={table}&watch=1")  # a guest still reads everything
+    other.wait_for_selector(f"#chat-log [data-id='{second['id']}']")
+    assert page.query_selector(f"#chat-log [data-id='{second['id']}']") is None
+    assert other.query_selector(".chat-report") is None  # a guest has nobody to report as
+    admin.close()
+    writer.close()

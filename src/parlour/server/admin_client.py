@@ -30,15 +30,14 @@ class AdminClient:
     ) -> None:
         self.http.close()
 
-    def get(self, path: str, **params: Any) -> Any:
-        chosen = {key: value for key, value in params.items() if value is not None}
-        return self._send("GET", f"/api/admin{path}", None, chosen)
-
-    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        return self._send("POST", f"/api/admin{path}", body or {}, None)
-
-    def delete(self, path: str) -> Any:
-        return self._send("DELETE", f"/api/admin{path}", None, None)
+    def call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, params: dict[str, Any] | None = None
+    ) -> Any:
+        """One admin route (`path` below /api/admin); query parameters given as None are left out."""
+        chosen = {key: value for key, value in (params or {}).items() if value is not None}
+        if method == "POST" and body is None:
+            body = {}
+        return self._send(method, f"/api/admin{path}", body, chosen)
 
     def _send(self, method: str, path: str, body: dict[str, Any] | None, params: dict[str, Any] | None) -> Any:
         headers = {"X-CSRF-Token": self.csrf} if method != "GET" and hasattr(self, "csrf") else {}

@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from parlour import deal
 from parlour.agents import Agent, AgentSpecError, Budget, make_agent
 from parlour.agents import hint as search_hint
+from parlour.agents.random_agent import RandomAgent
 from parlour.deal import Deal
 from parlour.engine.actions import Action, Event
 from parlour.engine.conformance import revealing_events
@@ -759,7 +760,13 @@ class Hub:
         After each turn the bot queues again behind every other table waiting for a bot, so that a
         long search cannot starve the others; once it has thought for bot_seconds in all, it must
         decide with what it has.
+
+        The random bot decides at once on the event loop: handing its microseconds of work to a
+        thread would cost more than the move. (Only it: another agent asking for no budget may
+        still take its time, and must not hold up the loop.)
         """
+        if type(agent) is RandomAgent:
+            return agent.act(position)
         thought = None
         spent = 0.0
         settings = self.settings

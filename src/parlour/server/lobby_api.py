@@ -146,6 +146,7 @@ async def create_table(request: Request, body: CreateTable, csrf: CsrfHeader = N
     timers.check(body.mode, body.move_seconds, body.on_timeout, body.time_bank_seconds)
     ratings.check(body.rated, body.seats, body.seed, body.fixed_deal, body.game, body.options)
     hub, client = hub_of(request), client_address(request)
+    opener = await safety_of(request).opener(request, csrf)
     table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
     if body.mode == TURN_BASED and body.move_seconds is not None:
         await timers.open(table, body.move_seconds, body.on_timeout or BOT)
@@ -157,7 +158,7 @@ async def create_table(request: Request, body: CreateTable, csrf: CsrfHeader = N
         await timers.open(table, hub.settings.rated_time_bank_seconds, FORFEIT, banked=True)
     if body.rated:
         await ratings.open(table)
-    await safety_of(request).record_owner(request, table.id, csrf)
+    await safety_of(request).record_owner(table.id, opener)
     return await _shown(request, table.summary(invite(request, table)))
 
 

@@ -104,13 +104,19 @@ class Safety:
         blocked = {b for a, b in pairs if a == me}
         return [message for message in messages if accounts.get(message["seat"]) not in blocked]
 
-    async def record_owner(self, request: Request, table_id: str, csrf: str | None) -> None:
-        """The table was opened by the signed-in account (with its CSRF token): remember it, so
-        that the accounts it blocks cannot join."""
+    async def opener(self, request: Request, csrf: str | None) -> int | None:
+        """The account opening a table: the signed-in one if the request carries its CSRF token
+        (a wrong token is refused before anything is opened), else None (nobody's table)."""
         account = await accounts_of(request).signed_in(request)
-        if account is not None and csrf is not None:
-            check_csrf(account, csrf)
-            await self.hub._db(self.store.set_owner, table_id, account.user.id)
+        if account is None or csrf is None:
+            return None
+        check_csrf(account, csrf)
+        return account.user.id
+
+    async def record_owner(self, table_id: str, user_id: int | None) -> None:
+        """Remember who opened the table, so that the accounts it blocks cannot join."""
+        if user_id is not None:
+            await self.hub._db(self.store.set_owner, table_id, user_id)
 
     async def may_join(self, table_id: str, account: SignedIn | None) -> None:
         if account is not None and await self.hub._db(self.store.owner_blocks, table_id, account.user.id):

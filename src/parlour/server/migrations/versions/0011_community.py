@@ -18,7 +18,9 @@ depends_on = None
 
 
 def _user(name: str, primary_key: bool = True) -> sa.Column:  # type: ignore[type-arg]
-    return sa.Column(name, sa.Integer(), sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=primary_key)
+    return sa.Column(
+        name, sa.Integer(), sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=primary_key, nullable=False
+    )
 
 
 def upgrade() -> None:
