@@ -22,6 +22,7 @@ from rich.text import Text
 
 from parlour.arena import report
 from parlour.arena.backends import default_workers
+from parlour.arena.paired import Paired, against_first
 from parlour.arena.runner import Progress as ProgressCallback
 from parlour.arena.runner import Run, check_backend, facts, run
 from parlour.arena.stats import Rate, Summary, mean
@@ -271,29 +272,44 @@ def compare(
         with progress_bar(f"{cls.name} {label}") as progress:
             runs.append(_run(tournament, settings, folder, progress))
     labelled = [(label, result.summary) for label, result in zip(labels, runs, strict=True)]
+    paired = against_first([(label, [g.digest for g in r.games]) for label, r in zip(labels, runs, strict=True)], seed)
     if settings.out is not None:
         extra = {"sides": "; ".join(f"{label} → {slug}/" for label, slug in zip(labels, slugs, strict=True))}
-        html = report.render(f"{cls.name}: compared", facts(tournaments[0], games, extra), labelled)
+        html = report.render(f"{cls.name}: compared", facts(tournaments[0], games, extra), labelled, paired)
         (settings.out / REPORT).write_text(html, encoding="utf-8")
     if settings.as_json:
-        print(
-            json.dumps(
-                {"game": cls.name, "variants": {label: r.to_json() for label, r in zip(labels, runs, strict=True)}}
-            )
-        )
+        sides_json = {label: r.to_json() for label, r in zip(labels, runs, strict=True)}
+        print(json.dumps({"game": cls.name, "variants": sides_json, "paired": [p.to_json() for p in paired]}))
     else:
-        print_comparison(labelled, settings)
+        print_comparison(labelled, settings, paired)
     return 0
 
 
-def print_comparison(labelled: Sequence[tuple[str, Summary]], settings: Settings) -> None:
+def print_comparison(
+    labelled: Sequence[tuple[str, Summary]], settings: Settings, paired: Sequence[Paired] = ()
+) -> None:
     console = Console(soft_wrap=True)
     for label, summary in labelled:
         console.print(_agent_table(summary, f"— {label}"))
         console.print(_seat_table(summary, f"— {label}"))
         console.print(_component_lines(summary), highlight=False)
+    for change in paired:
+        console.print(_paired_table(change))
+        console.print(change.line(), highlight=False)
     if settings.out is not None:
         console.print(f"comparison report: {settings.out / REPORT}", highlight=False)
+
+
+def _paired_table(change: Paired) -> Table:
+    table = Table(title=f"{change.after} against {change.before}, game by game")
+    for column in ("seat", change.before, change.after, "difference [95% CI]", "McNemar p", "Holm q"):
+        table.add_column(column)
+    for seat in change.seats:
+        low, high = seat.interval
+        difference = f"{100 * seat.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+        rates = f"{100 * seat.before:.1f}%", f"{100 * seat.after:.1f}%"
+        table.add_row(f"seat {seat.seat + 1}", *rates, difference, f"{seat.p_value:.3g}", f"{seat.q_value:.3g}")
+    return table
 
 
 def _component_lines(summary: Summary) -> str:

@@ -15,9 +15,10 @@ from typing import Any
 
 from parlour.arena.components import FDR, Component
 from parlour.arena.extras import MOVE_PREFIX, question
+from parlour.arena.paired import Paired
 from parlour.arena.stats import Z95, Feature, Rate, Summary, mean, spread
 
-SECTIONS = ("overview", "summary", "seats", "agent-seats", "scores", "lengths", "components", "extras")
+SECTIONS = ("overview", "paired", "summary", "seats", "agent-seats", "scores", "lengths", "components", "extras")
 MAX_PLOTTED_COMPONENTS = 24
 """The components drawn in the report's plot (those with the smallest q); the tables list them all."""
 STYLE = """
@@ -201,6 +202,40 @@ def overview_section(labelled: Labelled) -> str:
     return _section("overview", "Side by side", _table(["", *[label for label, _ in labelled]], rows) + note)
 
 
+def paired_section(paired: Sequence[Paired]) -> str:
+    """The verdict of a comparison: each side against the first, game by game on the same seeds."""
+    if not paired:
+        return ""
+    parts = []
+    for change in paired:
+        rows = []
+        for seat in change.seats:
+            low, high = seat.interval
+            cells = [f"{100 * seat.before:.1f}%", f"{100 * seat.after:.1f}%"]
+            cells += [f"{100 * seat.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"]
+            rows.append([f"seat {seat.seat + 1}", *cells, f"{seat.p_value:.3g}", f"{seat.q_value:.3g}"])
+        low, high = change.edge_interval
+        largest = f"{100 * change.edge_difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+        rows.append(["largest seat edge", f"{100 * change.edge_before:.1f}", f"{100 * change.edge_after:.1f}"])
+        rows[-1] += [largest, "", ""]
+        low, high = change.length_interval
+        length = f"{change.length_after - change.length_before:+.1f} [{low:+.1f}, {high:+.1f}]"
+        rows.append(["mean length", _num(change.length_before), _num(change.length_after), length, "", ""])
+        header = ["", change.before, change.after, "difference [95% CI]", "McNemar p", "Holm q"]
+        parts.append(f"<p><strong>{html.escape(change.line())}</strong></p>" + _table(header, rows))
+    note = (
+        '<p class="note">Both sides played the same games: the same seeds, agents\' seeds and seating orders,'
+        " so each game of one side is compared with its twin on the other. A seat's difference is the change of"
+        " its win rate with the Agresti-Min interval for paired proportions; p is the exact McNemar test of the"
+        " games it won on one side only, q the same adjusted over the seats with Holm's method. The largest seat"
+        " edge is the largest distance of a seat's win rate from the seats' mean, in points; its interval is a"
+        " paired bootstrap (the same games resampled on both sides), and the verdict reads it: more or less"
+        " balanced when the interval excludes 0. These are these agents' findings: an edge greedy bots feel may"
+        " differ between stronger players.</p>"
+    )
+    return _section("paired", "Verdict: paired differences on the same games", "".join(parts) + note)
+
+
 def _strategy(summary: Summary, spec: str) -> Rate:
     agents = [agent for agent in summary.agents if agent.spec == spec]
     return Rate(sum(agent.record.wins for agent in agents), sum(agent.record.games for agent in agents))
@@ -329,21 +364,24 @@ def _section(anchor: str, title: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{html.escape(title)}</h2>{body}</section>'
 
 
-def body(labelled: Labelled) -> str:
+def body(labelled: Labelled, paired: Sequence[Paired] = ()) -> str:
     """Every section of a tournament's (or a comparison's) report, without the page around them."""
     if not any(summary.games for _, summary in labelled):
         return "<p>No game has been played yet.</p>"
-    return "".join(
-        section(labelled)
-        for section in (
-            overview_section,
-            summary_section,
-            seats_section,
-            agent_seats_section,
-            scores_section,
-            lengths_section,
-            components_section,
-            extras_section,
+    return (
+        overview_section(labelled)
+        + paired_section(paired)
+        + "".join(
+            section(labelled)
+            for section in (
+                summary_section,
+                seats_section,
+                agent_seats_section,
+                scores_section,
+                lengths_section,
+                components_section,
+                extras_section,
+            )
         )
     )
 
@@ -358,6 +396,7 @@ def page(title: str, facts: Sequence[tuple[str, str]], content: str) -> str:
     )
 
 
-def render(title: str, facts: Sequence[tuple[str, str]], labelled: Labelled) -> str:
-    """The whole report. `facts` are the lines of the header (game, options, agents, seed…)."""
-    return page(title, facts, body(labelled))
+def render(title: str, facts: Sequence[tuple[str, str]], labelled: Labelled, paired: Sequence[Paired] = ()) -> str:
+    """The whole report. `facts` are the lines of the header (game, options, agents, seed…); `paired`
+    holds a comparison's paired differences, each side against the first."""
+    return page(title, facts, body(labelled, paired))
