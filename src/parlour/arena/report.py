@@ -261,7 +261,7 @@ def components_section(labelled: Labelled) -> str:
     by_side = [{component.name: component for component in summary.components} for _, summary in labelled]
     names = list(dict.fromkeys(component.name for _, summary in labelled for component in summary.components))
     kinds = list(dict.fromkeys(name.partition(": ")[0] for name in sorted(names)))
-    columns = ["taken", "takers win", "others win", "Δ within agents", "q", ""]
+    columns = ["taken", "takers win", "others win", "Δ matched", "q", ""]
     header = ["component"]
     for label, _ in labelled:
         header += [f"{column} ({label})" if _variant_column(labelled) and column else column for column in columns]
@@ -277,9 +277,12 @@ def components_section(labelled: Labelled) -> str:
     intro = (
         '<p class="note">Taken: the share of seats that took the component at least once. Takers win / others'
         " win: the win rates of the seats that took it and of those that did not (95% Wilson intervals)."
-        " Δ within agents: the takers' win rate minus the others', compared only between seats played by the"
-        " same agent from the same seat (Mantel-Haenszel, with its 95% interval), so a weak agent's habits do"
-        " not pass for a component's strength. q: the Cochran-Mantel-Haenszel p-value adjusted for every"
+        " Δ matched: the takers' win rate minus the others', compared only between seats played by the"
+        " same agent from the same seat that took as many components of the same kind (Mantel-Haenszel, with"
+        " its 95% interval), so neither a weak agent's habits nor a strong seat's taking more of everything"
+        " pass for a component's strength. A kind with a single component is matched on agent and seat"
+        " alone. It does not weigh a component against its price, and a component offered only in some"
+        " games has its difference diluted towards 0. q: the Cochran-Mantel-Haenszel p-value adjusted for every"
         f" component of the side (Benjamini-Hochberg); strong or weak only where q is below {FDR:g}."
         " Components taken on fewer than 5 seats are left out.</p>"
     )
@@ -322,7 +325,7 @@ def _components_plot(labelled: Labelled, by_side: Sequence[dict[str, Component]]
                 )
     axes.axvline(0, color="grey", linestyle="--", linewidth=1)
     axes.set_yticks(range(len(shown)), shown, fontsize="small")
-    axes.set_xlabel("takers' win rate minus the others', within agents (percentage points)")
+    axes.set_xlabel("takers' win rate minus the others', matched (percentage points)")
     if _variant_column(labelled):
         axes.legend(fontsize="small")
     return _png(figure)
