@@ -142,6 +142,8 @@ def print_summary(result: Run, settings: Settings) -> None:
     )
     console.print(_agent_table(summary))
     console.print(_seat_table(summary))
+    if summary.metrics is not None:
+        console.print(f"game: {summary.metrics.line()}", highlight=False)
     if summary.components:
         console.print(_component_lines(summary), highlight=False)
     if result.folder:
@@ -292,6 +294,8 @@ def print_comparison(
     for label, summary in labelled:
         console.print(_agent_table(summary, f"— {label}"))
         console.print(_seat_table(summary, f"— {label}"))
+        if summary.metrics is not None:
+            console.print(f"game ({label}): {summary.metrics.line()}", highlight=False)
         console.print(_component_lines(summary), highlight=False)
     for change in paired:
         console.print(_paired_table(change))

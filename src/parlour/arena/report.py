@@ -18,7 +18,18 @@ from parlour.arena.extras import MOVE_PREFIX, question
 from parlour.arena.paired import Paired
 from parlour.arena.stats import Z95, Feature, Rate, Summary, mean, spread
 
-SECTIONS = ("overview", "paired", "summary", "seats", "agent-seats", "scores", "lengths", "components", "extras")
+SECTIONS = (
+    "overview",
+    "paired",
+    "summary",
+    "seats",
+    "agent-seats",
+    "scores",
+    "lengths",
+    "metrics",
+    "components",
+    "extras",
+)
 MAX_PLOTTED_COMPONENTS = 24
 """The components drawn in the report's plot (those with the smallest q); the tables list them all."""
 STYLE = """
@@ -177,6 +188,53 @@ def lengths_section(labelled: Labelled) -> str:
         header.insert(0, "variant")
     table = _table(header, rows)
     return _section("lengths", "Game length", _png(figure) + table)
+
+
+def metrics_section(labelled: Labelled) -> str:
+    """The game's shape: branching, decisions, lead changes, margins, endings, thinking time."""
+    measured = [(label, summary.metrics) for label, summary in labelled if summary.metrics is not None]
+    if not measured:
+        return ""
+    players = len(labelled[0][1].seats)
+    rows: list[list[str]] = [
+        ["games measured", *[str(m.games) for _, m in measured]],
+        ["branching factor (legal moves per decision)", *[f"{m.branching:.1f}" for _, m in measured]],
+        ["  a game's mean branching [95% CI]", *[m.branching_per_game.text() for _, m in measured]],
+        ["  widest decision", *[str(m.widest) for _, m in measured]],
+        ["  forced decisions (one legal move)", *[f"{100 * m.forced:.1f}%" for _, m in measured]],
+        ["decisions per game [95% CI]", *[m.decisions.text() for _, m in measured]],
+    ]
+    for seat in range(players):
+        cells = [f"{m.seat_decisions[seat]:.1f} (branching {m.seat_branching[seat]:.1f})" for _, m in measured]
+        rows.append([f"  seat {seat + 1}'s decisions per game", *cells])
+    rows.append(["lead changes per game [95% CI]", *[m.lead_changes.text(2) for _, m in measured]])
+    rows.append(["  games with a lead change", *[f"{100 * m.games_with_a_lead_change:.0f}%" for _, m in measured]])
+    rows.append(["winning margin (winner − runner-up) [95% CI]", *[m.margin.text(2) for _, m in measured]])
+    reasons = list(dict.fromkeys(reason for _, m in measured for reason in m.endings))
+    for reason in reasons:
+        rows.append([f"ended: {reason}", *[_share(m.endings.get(reason, 0), m.games) for _, m in measured]])
+    specs = list(dict.fromkeys(spec for _, m in measured for spec in m.seconds_per_move))
+    for spec in specs:
+        cells = [_milliseconds(m.seconds_per_move.get(spec), m.timed_games) for _, m in measured]
+        rows.append([f"time per move: {spec}", *cells])
+    note = (
+        '<p class="note">Branching: the legal moves a player chose among, averaged over every decision;'
+        " decisions count every move a seat made, set-up included. A lead change is a new sole leader on total"
+        " score from one round to the next (the scores the game shows mid-game, looked at when the turn passes"
+        " back to an earlier seat). Time per move is the agents' thinking time on"
+        " this machine, for the games this run played (a resumed run does not time the games it found). These"
+        " describe the games these agents played: other players make other games.</p>"
+    )
+    header = ["", *[label or "games" for label, _ in measured]]
+    return _section("metrics", "Game metrics", _table(header, rows) + note)
+
+
+def _share(count: int, games: int) -> str:
+    return f"{count} ({100 * count / games:.0f}%)" if games else "0"
+
+
+def _milliseconds(seconds: float | None, timed: int) -> str:
+    return f"{1000 * seconds:.3f} ms ({timed} games)" if seconds is not None else "—"
 
 
 def overview_section(labelled: Labelled) -> str:
@@ -382,6 +440,7 @@ def body(labelled: Labelled, paired: Sequence[Paired] = ()) -> str:
                 agent_seats_section,
                 scores_section,
                 lengths_section,
+                metrics_section,
                 components_section,
                 extras_section,
             )
