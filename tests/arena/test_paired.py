@@ -121,3 +121,39 @@ def test_two_labels_for_the_same_rules_are_not_called_different() -> None:
     (paired,) = json.loads(result.output)["paired"]
     assert paired["verdict"] == "no clear difference in balance"
     assert paired["largest_edge"]["difference"] == 0 and paired["largest_edge"]["low"] == 0
+
+
+def test_a_comparison_plays_every_side_at_each_skill_level(tmp_path: Path) -> None:
+    # Random players feel the one-stone pile's first-seat edge as greedy ones do; both verdicts are told.
+    arguments = ["compare", "nim", "--variant", "stones=1", "--variant", "stones=0", "--games", "24", "--workers", "1"]
+    arguments += ["--agents", "random,random;greedy,greedy"]
+    result = CliRunner().invoke(app, [*arguments, "--json", "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    levels = json.loads(result.output)["levels"]
+    assert sorted(levels) == ["greedy,greedy", "random,random"]
+    for level in levels.values():
+        (paired,) = level["paired"]
+        assert paired["first_seat_edge"]["before"] == pytest.approx(0.5)
+        assert sorted(level["variants"]) == ["stones=0", "stones=1"]
+    assert (tmp_path / "c" / "greedy-greedy" / "stones-1" / "records.jsonl").exists()
+    assert (tmp_path / "c" / "random-random" / "stones-0" / "records.jsonl").exists()
+    page = (tmp_path / "c" / "report.html").read_text(encoding="utf-8")
+    assert "<h2>Agents random,random</h2>" in page and "<h2>Agents greedy,greedy</h2>" in page
+    shown = CliRunner().invoke(app, arguments)
+    assert shown.exit_code == 0, shown.output
+    assert "stones=0 against stones=1 by skill level: random,random: " in shown.output
+
+
+@pytest.mark.parametrize(
+    ("agents", "message"),
+    [
+        ("random,random;", "an empty line-up between ';'"),
+        ("random,random;random,random", "names a line-up twice"),
+        (";".join(["random,random", "greedy,greedy", "random,greedy", "greedy,random", "mcts,mcts"]), "at most 4"),
+    ],
+)
+def test_bad_line_ups_are_refused_before_any_game(tmp_path: Path, agents: str, message: str) -> None:
+    arguments = ["compare", "nim", "--variant", "stones=1", "--variant", "stones=0", "--agents", agents]
+    result = CliRunner().invoke(app, [*arguments, "--out", str(tmp_path / "c")])
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "c").exists()
