@@ -6,11 +6,16 @@ seating orders (common random numbers, so that two trials differ by their values
 luck), and scores the result against the objectives (`objectives.py`). The batch is played in
 `steps` parts; after each part the trial reports its score so far and the pruner may stop a
 hopeless trial early. Data a game refuses (a count its rules cannot hold) fails that trial alone,
-with the game's message.
+with the game's message; the space was checked against the game before the first trial
+(`space_check.py`), so only values refused together get this far.
+
+Noise: the study's best point is played again on other seeds until it has `repeats` evaluations,
+and points are ranked by their mean (`Point`). A resumed study's sampler is seeded from the seed
+and the trials the study holds, so it draws on rather than drawing the first run's values again.
 
 The output folder holds the study (`study.sqlite`, which `--resume` continues), `tune.json` (what
-the study tunes, checked on resume), `best-data/` (the base data with the best trial's values),
-`comparison/` (the base against the best, as `parlour compare` plays it) and `report.html`.
+the study tunes, checked on resume), `best-data/` (the base data with the values the check on
+fresh seeds named, `tune_check.py`), `comparison/` (that check's games) and `report.html`.
 """
 
 from __future__ import annotations
