@@ -129,3 +129,9 @@ def test_every_report_shows_the_metrics_and_two_runs_agree_on_them() -> None:
     assert (
         "endings: the end is triggered on seat N's turn" in result.output and "time per move: random" in result.output
     )
+
+
+def test_thinking_times_are_written_in_a_unit_that_shows_them() -> None:
+    from parlour.arena.metrics import duration
+
+    assert [duration(s) for s in (0.000035, 0.00601, 1.25)] == ["35 µs", "6.01 ms", "1.25 s"]

@@ -86,7 +86,7 @@ class GameMetrics:
     def line(self) -> str:
         """The metrics in one line, for the terminal."""
         ends = ", ".join(f"{reason} {count}" for reason, count in list(self.endings.items())[:3])
-        timing = "; ".join(f"{spec} {1000 * s:.2f} ms" for spec, s in self.seconds_per_move.items())
+        timing = "; ".join(f"{spec} {duration(s)}" for spec, s in self.seconds_per_move.items())
         parts = [
             f"branching {self.branching:.1f} (widest {self.widest}, forced {100 * self.forced:.0f}%)",
             f"decisions per game {self.decisions.text()}",
@@ -97,6 +97,13 @@ class GameMetrics:
         if timing:
             parts.append(f"time per move: {timing}")
         return "; ".join(parts)
+
+
+def duration(seconds: float) -> str:
+    """A thinking time as read: `35 µs`, `6.01 ms`, `1.25 s`."""
+    if seconds < 1e-3:
+        return f"{1e6 * seconds:.0f} µs"
+    return f"{1e3 * seconds:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
 def game_metrics(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str]) -> GameMetrics | None:

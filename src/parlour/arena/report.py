@@ -15,6 +15,7 @@ from typing import Any
 
 from parlour.arena.components import FDR, Component
 from parlour.arena.extras import MOVE_PREFIX, question
+from parlour.arena.metrics import duration
 from parlour.arena.paired import Paired
 from parlour.arena.stats import Z95, Feature, Rate, Summary, mean, spread
 
@@ -234,7 +235,7 @@ def _share(count: int, games: int) -> str:
 
 
 def _milliseconds(seconds: float | None, timed: int) -> str:
-    return f"{1000 * seconds:.3f} ms ({timed} games)" if seconds is not None else "—"
+    return f"{duration(seconds)} ({timed} games)" if seconds is not None else "—"
 
 
 def overview_section(labelled: Labelled) -> str:
