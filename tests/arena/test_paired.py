@@ -61,7 +61,10 @@ def test_a_first_seat_edge_halved_on_the_same_games_is_called_more_balanced() ->
     seat = paired.seats[0]
     assert seat.difference < 0 and seat.interval[1] < 0 and seat.q_value < 0.05
     assert paired.line().startswith("mine against base: more balanced: first-seat edge ")
-    assert "−" in paired.line() and "(300 paired games)" in paired.line()
+    assert "−" in paired.line() and "(300 paired games)" in paired.line() and "in size" not in paired.line()
+    # An edge that changes sides is compared by its size, and the line says so.
+    flipped = compare_sides("base", "mine", two_seat_games(before), two_seat_games([not w for w in before]), seed=1)
+    assert flipped is not None and "first-seat edge 17.3 → −17.3 points, difference in size +0.0" in flipped.line()
     worse = compare_sides("mine", "base", two_seat_games(after), two_seat_games(before), seed=1)
     assert worse is not None and worse.verdict == "less balanced"
 

@@ -146,7 +146,10 @@ class Paired:
             edges = f"first-seat edge {_points(self.first_edge_before)} → {_points(self.first_edge_after)} points"
         else:
             edges = f"largest seat edge {_points(self.edge_before)} → {_points(self.edge_after)} points"
-        size = f"difference {_points(self.edge_difference, True)} [{_points(low, True)}, {_points(high, True)}]"
+        # The verdict reads the edges' sizes: an edge that changes sides is said to change in size.
+        flipped = len(self.seats) == 2 and self.first_edge_before * self.first_edge_after < 0
+        what = "difference in size" if flipped else "difference"
+        size = f"{what} {_points(self.edge_difference, True)} [{_points(low, True)}, {_points(high, True)}]"
         return f"{self.after} against {self.before}: {self.verdict}: {edges}, {size} ({self.games} paired games)"
 
     def to_json(self) -> dict[str, Any]:
