@@ -91,15 +91,37 @@ def simulate(
         options = parse_game_options(cls, option_words, option_pairs)
     except InvalidOption as error:
         raise ArenaError(str(error)) from None
-    tournament = plan(cls.name, agents, games, seed, players, options)
+    levels = levels_of(agents)
+    tournaments = [plan(cls.name, level, games, seed, players, options) for level in levels]
     check_backend(settings.backend, settings.workers, settings.address)
-    with progress_bar(cls.name) as progress:
-        result = _run(tournament, settings, settings.out, progress)
+    if len(levels) > 1 and settings.out is not None and (settings.out / MANIFEST).exists():
+        raise ArenaError(f"{settings.out} holds a single tournament; give several line-ups a new folder")
+    results = []
+    for level, tournament in zip(levels, tournaments, strict=True):
+        folder = settings.out / _slug(level) if settings.out is not None and len(levels) > 1 else settings.out
+        with progress_bar(cls.name + (f" ({level})" if len(levels) > 1 else "")) as progress:
+            results.append(_run(tournament, settings, folder, progress))
     if settings.as_json:
-        print(json.dumps(result.to_json()))
+        by_level = {level: result.to_json() for level, result in zip(levels, results, strict=True)}
+        print(json.dumps(results[0].to_json() if len(results) == 1 else {"levels": by_level}))
     else:
-        print_summary(result, settings)
+        for level, result in zip(levels, results, strict=True):
+            if len(levels) > 1:
+                Console(soft_wrap=True).rule(f"agents {level}")
+            print_summary(result, settings)
+        if len(levels) > 1:
+            Console(soft_wrap=True).print(_seat_edges(levels, results), highlight=False)
     return 0
+
+
+def _seat_edges(levels: Sequence[str], results: Sequence[Run]) -> str:
+    """Each line-up's first-seat win rate against the fair share, on one line: balance by skill level."""
+    parts = []
+    for level, result in zip(levels, results, strict=True):
+        seat = result.summary.seats[0].record
+        parts.append(f"{level}: {_rate(seat)}")
+    players = len(results[0].summary.seats)
+    return f"first seat's win rate by skill level (fair share {100 / players:.1f}%): " + "; ".join(parts)
 
 
 def _run(tournament: Tournament, settings: Settings, out: Path | None, progress: ProgressCallback | None) -> Run:
