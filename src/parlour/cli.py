@@ -253,7 +253,10 @@ def tune(
     agents: AgentsOpt = "greedy,greedy",
     games: Annotated[int, typer.Option(help="bot games per trial (the same seeds every trial)")] = 100,
     steps: Annotated[int, typer.Option(help="parts a trial's games are played in; the pruner may stop after each")] = 4,
-    check_games: Annotated[int | None, typer.Option(help="games of the base-against-best comparison")] = None,
+    check_games: Annotated[
+        int | None, typer.Option(help="games of the check on fresh seeds (default: --games)")
+    ] = None,
+    repeats: Annotated[int, typer.Option(help="evaluations of the best point, each on other seeds")] = 2,
     seed: Annotated[int, typer.Option(help="seed of the games and of the sampler")] = 0,
     players: PlayersOpt = None,
     option: OptionPairs = [],  # noqa: B006
@@ -267,7 +270,7 @@ def tune(
     from parlour.arena.tune_command import Request, tune_command
 
     request = Request(game, space, objective, out, agents, games, seed, players, data, ctx.args, option, steps)
-    request.check_games = check_games
+    request.check_games, request.repeats = check_games, repeats
     try:
         code = tune_command(request, Budget(trials, minutes), Running(workers, backend, sampler, pruner), resume)
     except ParlourError as error:

@@ -109,3 +109,17 @@ def test_simulate_names_the_components_it_calls_strong_or_weak() -> None:
     assert re.search(r"components: (none strong or weak of \d+|special: )", result.output)
     nim = runner.invoke(app, ["simulate", "nim", "--games", "4", "--workers", "1"])
     assert nim.exit_code == 0 and "components:" not in nim.output  # Nim has none
+
+
+def test_simulate_plays_each_skill_level_and_sets_their_first_seats_side_by_side(tmp_path: Path) -> None:
+    arguments = ["simulate", "nim", "--games", "6", "--workers", "1", "--agents", "random,random;greedy,greedy"]
+    result = runner.invoke(app, [*arguments, "--json", "--out", str(tmp_path / "levels")])
+    assert result.exit_code == 0, result.output
+    levels = json.loads(result.output)["levels"]
+    assert sorted(levels) == ["greedy,greedy", "random,random"] and levels["random,random"]["games"] == 6
+    assert (tmp_path / "levels" / "greedy-greedy" / "records.jsonl").exists()
+    shown = runner.invoke(app, arguments)
+    assert shown.exit_code == 0, shown.output
+    assert "first seat's win rate by skill level (fair share 50.0%): random,random: " in shown.output
+    refused = runner.invoke(app, ["simulate", "nim", "--agents", "random,random;", "--games", "2"])
+    assert refused.exit_code == 2 and "an empty line-up" in refused.output

@@ -29,6 +29,14 @@ def test_a_specialist_made_worth_20_prestige_is_called_strong_on_that_side_alone
     assert pilot["mine"]["difference_low"] > 0.2
     assert pilot["base"]["verdict"] == ""
     assert pilot["mine"]["takers"]["rate"] > pilot["base"]["takers"]["rate"] + 0.2
+    # Only the planted change changes a verdict: whatever the built-in data's own components show, they
+    # show it on both sides.
+    verdicts = {side: {c["name"]: c["verdict"] for c in found[side]["components"]} for side in found}
+    changed = [name for name in verdicts["base"] if verdicts["base"][name] != verdicts["mine"].get(name, "")]
+    assert changed == ["specialist: Pilot"]
+    # Matched on picks of their kind, the 1-prestige tiles are not called strong (raw figures once did).
+    cheap = [f"building tile: B0{i}" for i in range(1, 6)]
+    assert not [name for name in cheap if verdicts["base"].get(name) == "strong"]
     # The same seeds on both sides: the games differ only where the Pilot's prestige changed them.
     assert found["base"]["seed"] == found["mine"]["seed"] and found["base"]["games"] == found["mine"]["games"] == 200
     page = (tmp_path / "compared" / "report.html").read_text(encoding="utf-8")

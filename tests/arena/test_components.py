@@ -108,3 +108,30 @@ def test_a_component_every_seat_took_has_nothing_to_compare_and_says_so() -> Non
 
     page = report.render("t", [], [("", summarize(games, ["a", "b"], ["bot", "bot"]))])
     assert "— (no seat of an agent took it while another did not)" in page
+
+
+def test_picks_of_a_kind_taken_by_stronger_seats_are_not_called_strong_but_planted_ones_are() -> None:
+    # Equal agents; a seat that plays better builds more tiles of every kind and wins more, so each
+    # tile goes with winning (as 200 greedy Yamataï games once called eleven tiles strong, one of them
+    # worth 1 prestige). Planted: tile 0 is worth a lot, tile 1 costs its taker. Only those two are called.
+    tiles = [f"building tile: T{i}" for i in range(12)]
+
+    def features(rng: random.Random, agent: str) -> dict[str, float]:
+        form = rng.random()
+        built = sum(rng.random() < form for _ in range(8))
+        return {tile: 1.0 for tile in rng.sample(tiles, built)} | {"form": form}
+
+    def winner(rng: random.Random, agents: list[str], taken: list[dict[str, float]]) -> int:
+        def strength(seat: int) -> float:
+            planted = 0.6 * taken[seat].get(tiles[0], 0.0) - 0.6 * taken[seat].get(tiles[1], 0.0)
+            return 3 * taken[seat].pop("form") + planted + rng.gauss(0, 0.5)
+
+        return 0 if strength(0) > strength(1) else 1
+
+    games = two_seat_games(1500, 5, features, winner)
+    found = {c.name: c for c in components(games, {"greedy": "bot", "random": "bot"})}
+    assert found[tiles[0]].verdict() == "strong" and found[tiles[1]].verdict() == "weak"
+    assert [name for name, c in found.items() if c.verdict()] == tiles[:2]
+    unchanged = [found[tile] for tile in tiles[2:]]
+    assert all(c.takers.rate > c.others.rate + 0.05 for c in unchanged)  # raw, every tile goes with winning
+    assert all(abs(c.difference) < 0.08 for c in unchanged)  # matched on picks, they do not

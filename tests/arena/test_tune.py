@@ -55,7 +55,9 @@ def test_a_short_study_moves_a_value_the_right_way(tmp_path: Path) -> None:
     page = (request.out / REPORT).read_text(encoding="utf-8")
     sections = re.findall(r'<section id="([a-z-]+)">', page)
     assert sections[:3] == ["history", "importances", "best"] and "overview" in sections
-    assert (request.out / "comparison" / "best" / "records.jsonl").exists()
+    assert 'id="check"' in page and "Check on fresh seeds" in page
+    assert (request.out / "comparison" / "base" / "records.jsonl").exists()
+    assert any((request.out / "comparison").glob("trial-*/records.jsonl"))
     assert not (request.out / "best-data").exists()  # Nim has no data files: its best is an option
 
 
@@ -77,6 +79,59 @@ def test_a_study_resumes_where_it_stopped_and_refuses_another(tmp_path: Path) ->
         tune(other, request.out, Budget(trials=8), Running(workers=1), resume=True)
     with pytest.raises(Exception, match="holds no tuning study to resume"):
         tune(setup, tmp_path / "empty", Budget(trials=2), Running(workers=1), resume=True)
+
+
+def test_a_resumed_study_draws_new_values_instead_of_repeating_the_first_runs() -> None:
+    # The sampler was once seeded from --seed alone, so a resumed random search drew trials 0-3 again.
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        request = nim_request(Path(folder), games=4)
+        request.repeats = 1
+        setup = setup_of(request)
+        running = Running(workers=1, sampler="random", pruner="none")
+        first = tune(setup, request.out, Budget(trials=4), running, resume=False)
+        again = tune(setup, request.out, Budget(trials=8), running, resume=True)
+    drawn = [t.values["option stones"] for t in first.trials]
+    resumed = [t.values["option stones"] for t in again.trials[4:]]
+    assert len(resumed) == 4 and resumed != drawn
+    assert len(set(resumed) & set(drawn)) <= 1  # 4 draws from 99 values: a repeat or two by chance at most
+
+
+def test_a_promising_point_is_played_again_on_other_seeds(tmp_path: Path) -> None:
+    request = nim_request(tmp_path, games=12)
+    setup = setup_of(request)
+    outcome = tune(setup, request.out, Budget(trials=8), Running(workers=1, pruner="none"), resume=False)
+    assert outcome.best is not None and len(outcome.best.trials) == 2  # the best point, evaluated twice
+    assert [t.repeat for t in outcome.best.trials] == [0, 1]
+    # Every evaluation of the same values plays its own seeds: no two are the same games.
+    by_values: dict[int, list[int]] = {}
+    for trial in outcome.trials:
+        by_values.setdefault(trial.values["option stones"], []).append(trial.repeat)
+    assert all(sorted(repeats) == list(range(len(repeats))) for repeats in by_values.values())
+    assert outcome.best.value == pytest.approx(sum(t.value for t in outcome.best.trials) / 2)
+
+
+def test_the_check_never_names_a_best_it_contradicts(tmp_path: Path) -> None:
+    # A point the study scored best by luck (here: told so by hand) but that the check on fresh seeds
+    # finds worse than the base, as with Hanbok Runway's 55% first seat against the base's 50%.
+    from parlour.arena.tune import Outcome, Trial, write_best
+    from parlour.arena.tune_check import check
+
+    request = nim_request(tmp_path, games=12)
+    setup = setup_of(request)
+    lucky = Trial(0, "complete", 0.0, {"option stones": 3}, {"mean length": 42.0})
+    fair = Trial(1, "complete", 0.5, {"option stones": 44}, {"mean length": 20.0})
+    outcome = Outcome(request.out, [lucky, fair], None, 0, 0.0, {})
+    result = check(setup, outcome, tmp_path / "check", 12, Running(workers=1))
+    assert [c.label for c in result.candidates] == ["trial 0", "trial 1"]
+    assert result.candidates[0].check_value > result.base.check_value  # 3 stones: 2-3 moves, far from 40
+    assert result.named is not None and result.named.label == "trial 1"
+    only_lucky = check(setup, Outcome(request.out, [lucky], None, 0, 0.0, {}), tmp_path / "c2", 12, Running(workers=1))
+    assert only_lucky.named is None
+    assert only_lucky.line().startswith("no best named: on 12 fresh games no checked point scored below the base")
+    write_best(setup, tmp_path, None)
+    assert not (tmp_path / "best-data").exists()
 
 
 def test_a_data_study_writes_the_best_data_folder_the_game_loads(tmp_path: Path) -> None:
@@ -108,14 +163,61 @@ def test_each_trial_plays_its_own_data_not_the_base_values_the_game_filled_in(tm
     assert len(lengths) >= 3 and len(set(lengths.values())) == len(lengths)
 
 
-def test_a_trial_whose_data_the_game_refuses_fails_alone(tmp_path: Path) -> None:
-    # The pool alone, without its count in components.csv: every trial's data is refused, and said why.
+def test_a_space_the_game_refuses_is_stopped_before_the_first_trial(tmp_path: Path) -> None:
+    # The pool alone, without its count in components.csv: the game refuses every value but the base's.
     space = space_file(tmp_path, POOL.replace("also = [", "# also = [").replace("high = 30", "high = 20"))
     request = Request("hatflings", space, ["fair"], tmp_path / "study", agents="random,random", games=4)
-    setup = setup_of(request)
-    outcome = tune(setup, request.out, Budget(trials=2), Running(workers=1), resume=False)
-    assert [t.state for t in outcome.trials] == ["fail", "fail"] and outcome.best is None
-    assert all("but components.csv says 24" in t.error for t in outcome.trials)
+    with pytest.raises(SpaceError) as refused:
+        setup_of(request)
+    message = str(refused.value)
+    assert message.startswith(f"{space} line 2: parameter 1 (scene_default.toml supply.general_pool_size)")
+    assert "hatflings refuses 8..20" in message and "but components.csv says 24" in message
+    assert "the game accepts none of the values tried" in message
+    assert not request.out.exists()
+
+
+def test_hanbok_runways_triangle_bonus_of_0_is_refused_with_the_values_it_accepts(tmp_path: Path) -> None:
+    # 36 of 50 trials once failed on triangle_bonus = 0: now the space is refused before any is played.
+    text = '\n[[parameter]]\nfile = "config.toml"\nname = "triangle_bonus"\nlow = 0\nhigh = 4\n'
+    space = space_file(tmp_path, "# the designer's space\n" + text)
+    request = Request("hanbok_runway", space, ["fair"], tmp_path / "study", agents="random,random", games=4)
+    with pytest.raises(SpaceError) as refused:
+        setup_of(request)
+    message = str(refused.value)
+    assert message.startswith(f"{space} line 3: parameter 1 (config.toml triangle_bonus), range 0..4:")
+    assert "hanbok_runway refuses 0 (at 0: hanbok_runway config.toml line 15" in message
+    assert "triangle_bonus must be at least 1, got 0" in message and "the game accepts 1..4" in message
+    assert (
+        setup_of(
+            Request(
+                "hanbok_runway",
+                space_file(tmp_path, text.replace("low = 0", "low = 1")),
+                ["fair"],
+                tmp_path / "study",
+                agents="random,random",
+                games=4,
+            )
+        )
+        .space.parameters[0]
+        .base
+        == 2
+    )
+
+
+def test_a_trial_whose_data_the_game_refuses_fails_alone(tmp_path: Path) -> None:
+    # A space checked with other data (here: with its count in components.csv) whose trials the game
+    # then refuses: each trial fails alone, with the game's message.
+    from dataclasses import replace
+
+    checked = setup_of(
+        Request("hatflings", space_file(tmp_path, POOL), ["fair"], tmp_path / "x", games=4, agents="random,random")
+    )
+    alone = load_space(space_file(tmp_path, POOL.replace("also = [", "# also = [")), game_class("hatflings"), HATFLINGS)
+    setup = replace(checked, space=alone, repeats=1)
+    request = Request("hatflings", alone.path, ["fair"], tmp_path / "study", agents="random,random", games=4)
+    outcome = tune(setup, request.out, Budget(trials=2), Running(workers=1, sampler="random"), resume=False)
+    assert [t.state for t in outcome.trials][1:] == ["fail"] and outcome.best is not None  # the base plays
+    assert "but components.csv says 24" in outcome.trials[1].error
 
 
 def test_applying_a_space_rewrites_only_the_cells_named() -> None:
@@ -250,6 +352,8 @@ def test_the_command_line_refuses_a_study_without_a_budget(tmp_path: Path) -> No
     assert result.exit_code == 2 and "no sampler called 'grid'" in result.output
     result = CliRunner().invoke(app, [*arguments, "--trials", "2", "--objective", "length=9"])
     assert result.exit_code == 2 and "'length=9' is not one of" in result.output
+    result = CliRunner().invoke(app, [*arguments, "--trials", "2", "--repeats", "0"])
+    assert result.exit_code == 2 and "--repeats must be 1 to 10, got 0" in result.output
     assert not (tmp_path / "s").exists()
 
 
@@ -269,3 +373,58 @@ def test_a_time_budget_stops_starting_trials(tmp_path: Path) -> None:
     setup = setup_of(nim_request(tmp_path, games=12))
     outcome = tune(setup, tmp_path / "timed", Budget(trials=300, minutes=0.01), Running(workers=1), resume=False)
     assert 1 <= len(outcome.trials) < 300
+
+
+def test_space_errors_name_the_line_of_the_key_at_fault(tmp_path: Path) -> None:
+    good = '[[parameter]]\noption = "max_turns"\nlow = 1\nhigh = 3\n\n'
+    cases = [
+        # A misspelt key is named at its own line; a missing one at its table's [[parameter]] line.
+        (
+            good + '[[parameter]]\nfile = "components.csv"\nrow = "tree"\ncolum = "count"\nlow = 1\nhigh = 3\n',
+            r"space\.toml line 9: parameter 2, colum: unknown key",
+        ),
+        (
+            good + '[[parameter]]\nfile = "components.csv"\nrow = "tree"\nlow = 1\nhigh = 3\n',
+            r"space\.toml line 6: parameter 2, column: missing: a CSV cell needs row and column",
+        ),
+        (
+            good + '[[parameter]]\noption = "max_turns"\nlow = 1\nhigh = "9"\n',
+            r"space\.toml line 9: parameter 2, high: must be a number, got '9'",
+        ),
+    ]
+    for text, message in cases:
+        with pytest.raises(SpaceError, match=message):
+            load_space(space_file(tmp_path, text), game_class("hatflings"), HATFLINGS)
+
+
+@pytest.mark.parametrize(
+    ("game", "filename", "key", "expected"),
+    [
+        ("hanbok_runway", "config.toml", "triangle_bonus", "config.toml: triangle_bonus is missing"),
+        (
+            "hatflings",
+            "scene_default.toml",
+            "general_pool_size",
+            "scene_default.toml: supply.general_pool_size is missing",
+        ),
+    ],
+)
+def test_a_misspelt_or_missing_data_key_is_named_with_the_line_that_misspells_it(
+    tmp_path: Path, game: str, filename: str, key: str, expected: str
+) -> None:
+    # Such a key once read "got None" with no line: now the key is said to be missing, at the line of its
+    # likely misspelling.
+    from parlour.engine.data import DataError
+
+    files = dict(built_in(f"parlour.games.{game}.data").files)
+    text = files[filename]
+    (line,) = [n for n, row in enumerate(text.splitlines(), start=1) if row.startswith(f"{key} ")]
+    for name, contents in files.items():
+        (tmp_path / name).write_text(contents, encoding="utf-8")
+    (tmp_path / filename).write_text(text.replace(f"\n{key} ", f"\n{key[:-1]}x ", 1), encoding="utf-8")
+    with pytest.raises(DataError) as misspelt:
+        load_game(game, data=str(tmp_path))
+    assert f"{expected} (line {line} sets {key[:-1]}x: misspelt?)" in str(misspelt.value)
+    (tmp_path / filename).write_text(text.replace(f"\n{key} ", f"\n# {key} ", 1), encoding="utf-8")
+    with pytest.raises(DataError, match=f"{key} is missing: "):
+        load_game(game, data=str(tmp_path))

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from rich.text import Text
 
 from parlour.arena import report
 from parlour.arena.backends import default_workers
+from parlour.arena.paired import Paired, against_first
 from parlour.arena.runner import Progress as ProgressCallback
 from parlour.arena.runner import Run, check_backend, facts, run
 from parlour.arena.stats import Rate, Summary, mean
@@ -89,15 +91,37 @@ def simulate(
         options = parse_game_options(cls, option_words, option_pairs)
     except InvalidOption as error:
         raise ArenaError(str(error)) from None
-    tournament = plan(cls.name, agents, games, seed, players, options)
+    levels = levels_of(agents)
+    tournaments = [plan(cls.name, level, games, seed, players, options) for level in levels]
     check_backend(settings.backend, settings.workers, settings.address)
-    with progress_bar(cls.name) as progress:
-        result = _run(tournament, settings, settings.out, progress)
+    if len(levels) > 1 and settings.out is not None and (settings.out / MANIFEST).exists():
+        raise ArenaError(f"{settings.out} holds a single tournament; give several line-ups a new folder")
+    results = []
+    for level, tournament in zip(levels, tournaments, strict=True):
+        folder = settings.out / _slug(level) if settings.out is not None and len(levels) > 1 else settings.out
+        with progress_bar(cls.name + (f" ({level})" if len(levels) > 1 else "")) as progress:
+            results.append(_run(tournament, settings, folder, progress))
     if settings.as_json:
-        print(json.dumps(result.to_json()))
+        by_level = {level: result.to_json() for level, result in zip(levels, results, strict=True)}
+        print(json.dumps(results[0].to_json() if len(results) == 1 else {"levels": by_level}))
     else:
-        print_summary(result, settings)
+        for level, result in zip(levels, results, strict=True):
+            if len(levels) > 1:
+                Console(soft_wrap=True).rule(f"agents {level}")
+            print_summary(result, settings)
+        if len(levels) > 1:
+            Console(soft_wrap=True).print(_seat_edges(levels, results), highlight=False)
     return 0
+
+
+def _seat_edges(levels: Sequence[str], results: Sequence[Run]) -> str:
+    """Each line-up's first-seat win rate against the fair share, on one line: balance by skill level."""
+    parts = []
+    for level, result in zip(levels, results, strict=True):
+        seat = result.summary.seats[0].record
+        parts.append(f"{level}: {_rate(seat)}")
+    players = len(results[0].summary.seats)
+    return f"first seat's win rate by skill level (fair share {100 / players:.1f}%): " + "; ".join(parts)
 
 
 def _run(tournament: Tournament, settings: Settings, out: Path | None, progress: ProgressCallback | None) -> Run:
@@ -141,6 +165,8 @@ def print_summary(result: Run, settings: Settings) -> None:
     )
     console.print(_agent_table(summary))
     console.print(_seat_table(summary))
+    if summary.metrics is not None:
+        console.print(f"game: {summary.metrics.line()}", highlight=False)
     if summary.components:
         console.print(_component_lines(summary), highlight=False)
     if result.folder:
@@ -237,6 +263,32 @@ def sides(cls: type[Game], variants: Sequence[str], data: Sequence[str]) -> list
     return found
 
 
+MAX_LEVELS = 4
+"""The most agent line-ups (skill levels) one comparison plays, each on every side."""
+
+
+def levels_of(agents: str) -> list[str]:
+    """The agent line-ups `--agents` names: `greedy,greedy` or several, `random,random;greedy,greedy`."""
+    levels = [level.strip() for level in agents.split(";")]
+    if any(not level for level in levels):
+        raise ArenaError(f"--agents {agents!r}: an empty line-up between ';' (give e.g. random,random;greedy,greedy)")
+    if len(levels) > MAX_LEVELS:
+        raise ArenaError(f"--agents names {len(levels)} line-ups; a comparison plays at most {MAX_LEVELS}")
+    if len(set(levels)) != len(levels):
+        raise ArenaError(f"--agents {agents!r} names a line-up twice")
+    return levels
+
+
+@dataclass
+class Level:
+    """One agent line-up's games on every side, and the paired verdicts of the sides against the first."""
+
+    agents: str
+    runs: list[Run]
+    labelled: list[tuple[str, Summary]]
+    paired: list[Paired]
+
+
 def compare(
     game: str,
     agents: str,
@@ -249,7 +301,9 @@ def compare(
 ) -> int:
     """The same tournament (agents, seeds, seating orders) on each side; one report side by side.
 
-    A side is a `--variant` (rule variants or options) or a `--data` folder (or `builtin`).
+    A side is a `--variant` (rule variants or options) or a `--data` folder (or `builtin`). Several
+    agent line-ups (`random,random;greedy,greedy`) play every side each: balance at more than one
+    skill level, since an edge only beginners feel is a different finding from one experts feel.
     """
     cls = _game_class(game)
     if len(variants) + len(data) < 2:
@@ -261,39 +315,108 @@ def compare(
     slugs = [_slug(label) for label in labels]
     if len(set(slugs)) != len(slugs):
         raise ArenaError(f"the sides must differ: {', '.join(labels)}")
-    tournaments = [plan(cls.name, agents, games, seed, players, side.options) for side in compared]
+    levels = levels_of(agents)
+    planned = [[plan(cls.name, level, games, seed, players, side.options) for side in compared] for level in levels]
     check_backend(settings.backend, settings.workers, settings.address)
     if settings.out is not None:
-        _check_comparison_folder(settings.out, tournaments[0], labels, settings.resume)
-    runs: list[Run] = []
-    for label, slug, tournament in zip(labels, slugs, tournaments, strict=True):
-        folder = settings.out / slug if settings.out is not None else None
-        with progress_bar(f"{cls.name} {label}") as progress:
-            runs.append(_run(tournament, settings, folder, progress))
-    labelled = [(label, result.summary) for label, result in zip(labels, runs, strict=True)]
+        _check_comparison_folder(settings.out, planned[0][0], labels, settings.resume, levels)
+    played = [
+        _play_level(cls, level, tournaments, labels, slugs, settings, seed, len(levels) > 1)
+        for level, tournaments in zip(levels, planned, strict=True)
+    ]
     if settings.out is not None:
         extra = {"sides": "; ".join(f"{label} → {slug}/" for label, slug in zip(labels, slugs, strict=True))}
-        html = report.render(f"{cls.name}: compared", facts(tournaments[0], games, extra), labelled)
-        (settings.out / REPORT).write_text(html, encoding="utf-8")
-    if settings.as_json:
-        print(
-            json.dumps(
-                {"game": cls.name, "variants": {label: r.to_json() for label, r in zip(labels, runs, strict=True)}}
-            )
+        content = "".join(
+            (f"<h2>Agents {html_escape(level.agents)}</h2>" if len(played) > 1 else "")
+            + report.body(level.labelled, level.paired)
+            for level in played
         )
+        the_facts = facts(planned[0][0], games, extra)
+        if len(played) > 1:
+            the_facts = [(k, "; ".join(levels) if k == "agents" else v) for k, v in the_facts]
+        (settings.out / REPORT).write_text(report.page(f"{cls.name}: compared", the_facts, content), encoding="utf-8")
+    if settings.as_json:
+        print(json.dumps(_comparison_json(cls.name, labels, played)))
     else:
-        print_comparison(labelled, settings)
+        for level in played:
+            print_comparison(level.labelled, settings, level.paired, level.agents if len(played) > 1 else "")
+        if len(played) > 1:
+            Console(soft_wrap=True).print(_levels_note(played), highlight=False)
     return 0
 
 
-def print_comparison(labelled: Sequence[tuple[str, Summary]], settings: Settings) -> None:
+def _play_level(
+    cls: type[Game],
+    agents: str,
+    tournaments: list[Tournament],
+    labels: list[str],
+    slugs: list[str],
+    settings: Settings,
+    seed: int,
+    nested: bool,
+) -> Level:
+    runs: list[Run] = []
+    for label, slug, tournament in zip(labels, slugs, tournaments, strict=True):
+        folder = None
+        if settings.out is not None:
+            folder = settings.out / _slug(agents) / slug if nested else settings.out / slug
+        with progress_bar(f"{cls.name} {label}" + (f" ({agents})" if nested else "")) as progress:
+            runs.append(_run(tournament, settings, folder, progress))
+    labelled = [(label, result.summary) for label, result in zip(labels, runs, strict=True)]
+    paired = against_first([(label, [g.digest for g in r.games]) for label, r in zip(labels, runs, strict=True)], seed)
+    return Level(agents, runs, labelled, paired)
+
+
+def _comparison_json(game: str, labels: list[str], played: list[Level]) -> dict[str, Any]:
+    def one(level: Level) -> dict[str, Any]:
+        sides_json = {label: r.to_json() for label, r in zip(labels, level.runs, strict=True)}
+        return {"variants": sides_json, "paired": [p.to_json() for p in level.paired]}
+
+    if len(played) == 1:
+        return {"game": game, **one(played[0])}
+    return {"game": game, "levels": {level.agents: one(level) for level in played}}
+
+
+def _levels_note(played: list[Level]) -> str:
+    """Each line-up's verdicts side by side, and whether they agree."""
+    lines = []
+    for index, change in enumerate(played[0].paired):
+        verdicts = [level.paired[index].verdict for level in played if index < len(level.paired)]
+        told = "; ".join(f"{level.agents}: {verdict}" for level, verdict in zip(played, verdicts, strict=True))
+        agree = "the line-ups agree" if len(set(verdicts)) == 1 else "the line-ups disagree: an edge of some skill"
+        lines.append(f"{change.after} against {change.before} by skill level: {told} ({agree})")
+    return "\n".join(lines)
+
+
+def print_comparison(
+    labelled: Sequence[tuple[str, Summary]], settings: Settings, paired: Sequence[Paired] = (), agents: str = ""
+) -> None:
     console = Console(soft_wrap=True)
+    if agents:
+        console.rule(f"agents {agents}")
     for label, summary in labelled:
         console.print(_agent_table(summary, f"— {label}"))
         console.print(_seat_table(summary, f"— {label}"))
+        if summary.metrics is not None:
+            console.print(f"game ({label}): {summary.metrics.line()}", highlight=False)
         console.print(_component_lines(summary), highlight=False)
-    if settings.out is not None:
+    for change in paired:
+        console.print(_paired_table(change))
+        console.print(change.line() + (f" (agents {agents})" if agents else ""), highlight=False)
+    if settings.out is not None and not agents:
         console.print(f"comparison report: {settings.out / REPORT}", highlight=False)
+
+
+def _paired_table(change: Paired) -> Table:
+    table = Table(title=f"{change.after} against {change.before}, game by game")
+    for column in ("seat", change.before, change.after, "difference [95% CI]", "McNemar p", "Holm q"):
+        table.add_column(column)
+    for seat in change.seats:
+        low, high = seat.interval
+        difference = f"{100 * seat.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+        rates = f"{100 * seat.before:.1f}%", f"{100 * seat.after:.1f}%"
+        table.add_row(f"seat {seat.seat + 1}", *rates, difference, f"{seat.p_value:.3g}", f"{seat.q_value:.3g}")
+    return table
 
 
 def _component_lines(summary: Summary) -> str:
@@ -304,15 +427,19 @@ def _component_lines(summary: Summary) -> str:
     return "components: " + ("; ".join(called) if called else f"none strong or weak of {len(summary.components)}")
 
 
-def _check_comparison_folder(folder: Path, first: Tournament, labels: list[str], resume: bool) -> None:
+def _check_comparison_folder(
+    folder: Path, first: Tournament, labels: list[str], resume: bool, levels: Sequence[str] = ()
+) -> None:
     """A comparison folder holds one tournament folder per variant and a note of what it compares."""
-    note = {
+    note: dict[str, Any] = {
         "format": "parlour-comparison/1",
         "game": first.game,
         "agents": list(first.agents),
         "seed": first.seed,
         "variants": labels,
     }
+    if len(levels) > 1:  # several line-ups: each plays every side, in a folder of its own
+        note["agents"] = list(levels)
     path = folder / COMPARISON
     if path.exists():
         try:

@@ -1,6 +1,6 @@
 """Per-component statistics: how often each flag, card, specialist… was taken and how its takers fared.
 
-Two mistakes are easy here, and this module avoids both.
+Three mistakes are easy here, and this module avoids them.
 
 - **Unequal agents.** Pooled over a greedy/random/greedy table, whatever the random seat takes
   more often looks like a losing component: the figure measures the agent, not the component.
@@ -8,10 +8,23 @@ Two mistakes are easy here, and this module avoids both.
   agent spec from the same seat (a Mantel-Haenszel design): the difference is the
   Mantel-Haenszel weighted difference of win rates, the evidence the Cochran-Mantel-Haenszel
   test. A stratum where everyone or no one took the component says nothing and weighs nothing.
+- **Taking more of everything.** A seat that is doing well builds more, recruits more, buys
+  more: each building tile then goes with winning, a 1-prestige tile as much as an 8-prestige
+  one, because its takers built more tiles of every kind. So the strata also hold the number of
+  components *of the same kind* the seat took (its building tiles, its specialists): a seat
+  that built four tiles, the tile in question among them, is compared with seats of the same
+  agent and seat that also built four, other ones. The question answered is "given as many
+  picks, did picking this one go with winning?", which is what a designer weighs a component
+  on; a seat's strength and how many chances it had are matched away with the count.
 - **Many components at once.** With dozens tested, some look telling by chance alone; a component
   is called *strong* or *weak* only when its Benjamini-Hochberg adjusted p-value (q) is below the
   false discovery rate asked for (5% unless told otherwise).
 
+What it cannot tell: whether a component is worth its price in the game's terms (a cheap tile
+worth little and a dear one worth much are compared pick for pick), nor anything about players
+who choose differently from the agents that played: a component greedy bots never take cannot be
+judged. Picks of a component never offered to a seat are counted as passes; a game that offers
+some components only sometimes dilutes their differences (towards 0, never away from it).
 A component is a game feature named `kind: name` ("flag: sun", "specialist: monk"), taken when
 the seat's count is above zero; the generic move kinds ("move: …") are not components.
 """
@@ -31,7 +44,7 @@ FDR = 0.05
 MIN_TAKERS = 5
 """Components taken on fewer seats than this are left out: nothing could be told of them."""
 
-Stratum = tuple[str, int]  # (agent spec, seat)
+Stratum = tuple[str, int, float]  # (agent spec, seat, components of the kind taken)
 
 
 @dataclass
@@ -57,7 +70,7 @@ class Component:
     taken: Rate  # seats that took it, out of all seats
     takers: Rate  # wins of the seats that took it
     others: Rate  # wins of the seats that did not
-    difference: float  # takers' win rate minus the others', within agent and seat (Mantel-Haenszel)
+    difference: float  # takers' win rate minus the others', matched on agent, seat and picks of its kind
     error: float  # the difference's standard error
     p_value: float  # Cochran-Mantel-Haenszel, two-sided
     q_value: float = 1.0  # Benjamini-Hochberg adjusted over every component of the run
@@ -106,7 +119,10 @@ def components(
     """
     seats = list(_seats(records, spec_of))
     names = sorted({name for _, features, _ in seats for name in features if is_component(name)})
-    found = [_component(name, seats) for name in names]
+    kinds = [name.partition(": ")[0] for name in names]
+    # A kind with one component has no other picks to match on: its count is the component itself.
+    matched = {kind for kind in kinds if kinds.count(kind) > 1}
+    found = [_component(name, _matched(name, seats, name.partition(": ")[0] in matched)) for name in names]
     found = [component for component in found if component.taken.wins >= minimum]
     for component, q in zip(found, benjamini_hochberg([c.p_value for c in found]), strict=True):
         component.q_value = q
@@ -114,9 +130,10 @@ def components(
     return found
 
 
-def _seats(
-    records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str]
-) -> Sequence[tuple[Stratum, Mapping[str, float], bool]]:
+Seat = tuple[tuple[str, int], Mapping[str, float], bool]  # (agent spec, seat), its features, won
+
+
+def _seats(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str]) -> Sequence[Seat]:
     rows = []
     for record in records:
         arena, winners = record["arena"], record["winners"]
@@ -124,6 +141,21 @@ def _seats(
             name = arena["agents"][seat]
             rows.append(((spec_of.get(name, name), seat), seat_features, winners == [seat]))
     return rows
+
+
+def kind_total(features: Mapping[str, float], kind: str) -> float:
+    """How many components of `kind` a seat took (its building tiles, its specialists…)."""
+    prefix = kind + ": "
+    return sum(value for name, value in features.items() if name.startswith(prefix) and is_component(name))
+
+
+def _matched(name: str, seats: Sequence[Seat], by_kind: bool) -> list[tuple[Stratum, Mapping[str, float], bool]]:
+    """Each seat's stratum for `name`: its agent spec, its seat and (`by_kind`) how many of `name`'s kind it took."""
+    kind = name.partition(": ")[0]
+    return [
+        ((spec, seat, kind_total(features, kind) if by_kind else 0.0), features, won)
+        for (spec, seat), features, won in seats
+    ]
 
 
 def _component(name: str, seats: Sequence[tuple[Stratum, Mapping[str, float], bool]]) -> Component:

@@ -7,11 +7,14 @@ the game's index and returns plain JSON-able data.
 from __future__ import annotations
 
 import json
+import re
+import time
 from typing import Any
 
 from parlour.agents import make_agent
 from parlour.arena.extras import seat_features
 from parlour.arena.tournament import Tournament
+from parlour.engine.actions import Event
 from parlour.engine.game import Game, Score, State
 from parlour.engine.records import full_record
 
@@ -57,11 +60,88 @@ def play(tournament: Tournament, index: int) -> dict[str, Any]:
     ]
     state = game.new_state(seed=tournament.game_seed(index))
     actors: list[int] = []  # who made each move, for the per-seat features
+    course = Course(len(seating))
     while not state.is_terminal():
         seat = state.current_player()
         actors.append(seat)
-        state.apply(agents[seat].act(state))
-    return _write_up(tournament, index, seating, state, actors)
+        choices = len(state.legal_actions())
+        started = time.perf_counter()
+        action = agents[seat].act(state)
+        course.decided(seat, choices, time.perf_counter() - started)
+        course.told(state.apply(action))
+        if state.is_terminal() or state.current_player() < seat:
+            course.scored(state)  # once a round (the turn passes back to an earlier seat): scoring every move costs
+    record = _write_up(tournament, index, seating, state, actors)
+    record["arena"]["course"] = course.to_json(course.ending(state))
+    # The agents' thinking time differs from run to run: it travels with the game but is not journaled,
+    # so a tournament's files stay the same whatever the machine and the number of workers.
+    record[TIMING] = course.seconds
+    return record
+
+
+TIMING = "timing"
+"""A played record's key for each seat's thinking time (seconds); `Played` moves it into the digest."""
+
+
+class Course:
+    """How a game went: each seat's decisions, the choices it had, its thinking time, the lead's changes
+    (on total score, looked at once a round, when the turn passes back to an earlier seat, and at the end)."""
+
+    def __init__(self, players: int) -> None:
+        self.decisions = [0] * players
+        self.choices = [0] * players  # the legal moves summed over the seat's decisions
+        self.forced = [0] * players  # decisions with one legal move
+        self.widest = 0
+        self.seconds = [0.0] * players
+        self.leader: int | None = None
+        self.lead_changes = 0
+        self.last_end = ""  # the text of the last public event about the game's end
+        self.last_kind = ""  # the kind of the last public event
+
+    def told(self, events: list[Event]) -> None:
+        for event in events:
+            if event.audience is None and not event.excluded:  # what every seat saw, nothing secret
+                self.last_kind = event.kind
+                if "end" in event.kind:
+                    self.last_end = event.text
+
+    def ending(self, state: State) -> str:
+        """How the game ended, in the game's words: the end its spectator's view states, else its last
+        end event, else the kind of its last event. Numbers are written N, so that "the safety cap of
+        40 turns" and of 60 count as one way to end."""
+        view = state.view(None)  # a spectator's view: only what everyone may know
+        stated = [view.get(key) for key in ("end_reason", "end")]
+        reason = next((text for text in stated if isinstance(text, str) and text), "")
+        reason = reason or self.last_end or self.last_kind
+        return re.sub(r"\d+", "N", reason) or "not said"
+
+    def decided(self, seat: int, choices: int, seconds: float) -> None:
+        self.decisions[seat] += 1
+        self.choices[seat] += choices
+        self.forced[seat] += choices == 1
+        self.widest = max(self.widest, choices)
+        self.seconds[seat] += seconds
+
+    def scored(self, state: State) -> None:
+        """Note who leads on total score after a move; a tie leaves the lead where it was."""
+        totals = [score.total for score in state.scores()]
+        best = max(totals)
+        if totals.count(best) != 1:
+            return
+        leader = totals.index(best)
+        if self.leader is not None and leader != self.leader:
+            self.lead_changes += 1
+        self.leader = leader
+
+    def to_json(self, end: str) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "choices": self.choices,
+            "forced": self.forced,
+            "widest": self.widest,
+            "lead_changes": self.lead_changes,
+            "end": end,
+        }
 
 
 def _write_up(
@@ -98,7 +178,7 @@ class Played:
     line to the journal and keeps the digest for the statistics.
     """
 
-    __slots__ = ("_digest", "_line", "_record", "index")
+    __slots__ = ("_digest", "_line", "_record", "_timing", "index")
 
     def __init__(
         self,
@@ -108,6 +188,7 @@ class Played:
         digest: dict[str, Any] | None = None,
     ) -> None:
         assert record is not None or line is not None, "a game is its record or its line"
+        self._timing = record.pop(TIMING, None) if record is not None else None
         self.index = index
         self._record = record
         self._line = line
@@ -119,6 +200,8 @@ class Played:
         if self._digest is None:
             record = self.record
             self._digest = {key: record[key] for key in DIGEST if key in record}
+            if self._timing is not None:
+                self._digest[TIMING] = self._timing
         return self._digest
 
     @property

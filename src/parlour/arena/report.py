@@ -15,9 +15,22 @@ from typing import Any
 
 from parlour.arena.components import FDR, Component
 from parlour.arena.extras import MOVE_PREFIX, question
+from parlour.arena.metrics import duration
+from parlour.arena.paired import Paired
 from parlour.arena.stats import Z95, Feature, Rate, Summary, mean, spread
 
-SECTIONS = ("overview", "summary", "seats", "agent-seats", "scores", "lengths", "components", "extras")
+SECTIONS = (
+    "overview",
+    "paired",
+    "summary",
+    "seats",
+    "agent-seats",
+    "scores",
+    "lengths",
+    "metrics",
+    "components",
+    "extras",
+)
 MAX_PLOTTED_COMPONENTS = 24
 """The components drawn in the report's plot (those with the smallest q); the tables list them all."""
 STYLE = """
@@ -178,6 +191,53 @@ def lengths_section(labelled: Labelled) -> str:
     return _section("lengths", "Game length", _png(figure) + table)
 
 
+def metrics_section(labelled: Labelled) -> str:
+    """The game's shape: branching, decisions, lead changes, margins, endings, thinking time."""
+    measured = [(label, summary.metrics) for label, summary in labelled if summary.metrics is not None]
+    if not measured:
+        return ""
+    players = len(labelled[0][1].seats)
+    rows: list[list[str]] = [
+        ["games measured", *[str(m.games) for _, m in measured]],
+        ["branching factor (legal moves per decision)", *[f"{m.branching:.1f}" for _, m in measured]],
+        ["  a game's mean branching [95% CI]", *[m.branching_per_game.text() for _, m in measured]],
+        ["  widest decision", *[str(m.widest) for _, m in measured]],
+        ["  forced decisions (one legal move)", *[f"{100 * m.forced:.1f}%" for _, m in measured]],
+        ["decisions per game [95% CI]", *[m.decisions.text() for _, m in measured]],
+    ]
+    for seat in range(players):
+        cells = [f"{m.seat_decisions[seat]:.1f} (branching {m.seat_branching[seat]:.1f})" for _, m in measured]
+        rows.append([f"  seat {seat + 1}'s decisions per game", *cells])
+    rows.append(["lead changes per game [95% CI]", *[m.lead_changes.text(2) for _, m in measured]])
+    rows.append(["  games with a lead change", *[f"{100 * m.games_with_a_lead_change:.0f}%" for _, m in measured]])
+    rows.append(["winning margin (winner − runner-up) [95% CI]", *[m.margin.text(2) for _, m in measured]])
+    reasons = list(dict.fromkeys(reason for _, m in measured for reason in m.endings))
+    for reason in reasons:
+        rows.append([f"ended: {reason}", *[_share(m.endings.get(reason, 0), m.games) for _, m in measured]])
+    specs = list(dict.fromkeys(spec for _, m in measured for spec in m.seconds_per_move))
+    for spec in specs:
+        cells = [_milliseconds(m.seconds_per_move.get(spec), m.timed_games) for _, m in measured]
+        rows.append([f"time per move: {spec}", *cells])
+    note = (
+        '<p class="note">Branching: the legal moves a player chose among, averaged over every decision;'
+        " decisions count every move a seat made, set-up included. A lead change is a new sole leader on total"
+        " score from one round to the next (the scores the game shows mid-game, looked at when the turn passes"
+        " back to an earlier seat). Time per move is the agents' thinking time on"
+        " this machine, for the games this run played (a resumed run does not time the games it found). These"
+        " describe the games these agents played: other players make other games.</p>"
+    )
+    header = ["", *[label or "games" for label, _ in measured]]
+    return _section("metrics", "Game metrics", _table(header, rows) + note)
+
+
+def _share(count: int, games: int) -> str:
+    return f"{count} ({100 * count / games:.0f}%)" if games else "0"
+
+
+def _milliseconds(seconds: float | None, timed: int) -> str:
+    return f"{duration(seconds)} ({timed} games)" if seconds is not None else "—"
+
+
 def overview_section(labelled: Labelled) -> str:
     """The sides of a comparison in columns: seat advantage, strategies, length, spread, components."""
     if not _variant_column(labelled):
@@ -199,6 +259,40 @@ def overview_section(labelled: Labelled) -> str:
         " mean's 95% normal interval; the score spread is the standard deviation of every seat's final score.</p>"
     )
     return _section("overview", "Side by side", _table(["", *[label for label, _ in labelled]], rows) + note)
+
+
+def paired_section(paired: Sequence[Paired]) -> str:
+    """The verdict of a comparison: each side against the first, game by game on the same seeds."""
+    if not paired:
+        return ""
+    parts = []
+    for change in paired:
+        rows = []
+        for seat in change.seats:
+            low, high = seat.interval
+            cells = [f"{100 * seat.before:.1f}%", f"{100 * seat.after:.1f}%"]
+            cells += [f"{100 * seat.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"]
+            rows.append([f"seat {seat.seat + 1}", *cells, f"{seat.p_value:.3g}", f"{seat.q_value:.3g}"])
+        low, high = change.edge_interval
+        largest = f"{100 * change.edge_difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+        rows.append(["largest seat edge", f"{100 * change.edge_before:.1f}", f"{100 * change.edge_after:.1f}"])
+        rows[-1] += [largest, "", ""]
+        low, high = change.length_interval
+        length = f"{change.length_after - change.length_before:+.1f} [{low:+.1f}, {high:+.1f}]"
+        rows.append(["mean length", _num(change.length_before), _num(change.length_after), length, "", ""])
+        header = ["", change.before, change.after, "difference [95% CI]", "McNemar p", "Holm q"]
+        parts.append(f"<p><strong>{html.escape(change.line())}</strong></p>" + _table(header, rows))
+    note = (
+        '<p class="note">Both sides played the same games: the same seeds, agents\' seeds and seating orders,'
+        " so each game of one side is compared with its twin on the other. A seat's difference is the change of"
+        " its win rate with the Agresti-Min interval for paired proportions; p is the exact McNemar test of the"
+        " games it won on one side only, q the same adjusted over the seats with Holm's method. The largest seat"
+        " edge is the largest distance of a seat's win rate from the seats' mean, in points; its interval is a"
+        " paired bootstrap (the same games resampled on both sides), and the verdict reads it: more or less"
+        " balanced when the interval excludes 0. These are these agents' findings: an edge greedy bots feel may"
+        " differ between stronger players.</p>"
+    )
+    return _section("paired", "Verdict: paired differences on the same games", "".join(parts) + note)
 
 
 def _strategy(summary: Summary, spec: str) -> Rate:
@@ -226,7 +320,7 @@ def components_section(labelled: Labelled) -> str:
     by_side = [{component.name: component for component in summary.components} for _, summary in labelled]
     names = list(dict.fromkeys(component.name for _, summary in labelled for component in summary.components))
     kinds = list(dict.fromkeys(name.partition(": ")[0] for name in sorted(names)))
-    columns = ["taken", "takers win", "others win", "Δ within agents", "q", ""]
+    columns = ["taken", "takers win", "others win", "Δ matched", "q", ""]
     header = ["component"]
     for label, _ in labelled:
         header += [f"{column} ({label})" if _variant_column(labelled) and column else column for column in columns]
@@ -242,9 +336,12 @@ def components_section(labelled: Labelled) -> str:
     intro = (
         '<p class="note">Taken: the share of seats that took the component at least once. Takers win / others'
         " win: the win rates of the seats that took it and of those that did not (95% Wilson intervals)."
-        " Δ within agents: the takers' win rate minus the others', compared only between seats played by the"
-        " same agent from the same seat (Mantel-Haenszel, with its 95% interval), so a weak agent's habits do"
-        " not pass for a component's strength. q: the Cochran-Mantel-Haenszel p-value adjusted for every"
+        " Δ matched: the takers' win rate minus the others', compared only between seats played by the"
+        " same agent from the same seat that took as many components of the same kind (Mantel-Haenszel, with"
+        " its 95% interval), so neither a weak agent's habits nor a strong seat's taking more of everything"
+        " pass for a component's strength. A kind with a single component is matched on agent and seat"
+        " alone. It does not weigh a component against its price, and a component offered only in some"
+        " games has its difference diluted towards 0. q: the Cochran-Mantel-Haenszel p-value adjusted for every"
         f" component of the side (Benjamini-Hochberg); strong or weak only where q is below {FDR:g}."
         " Components taken on fewer than 5 seats are left out.</p>"
     )
@@ -287,7 +384,7 @@ def _components_plot(labelled: Labelled, by_side: Sequence[dict[str, Component]]
                 )
     axes.axvline(0, color="grey", linestyle="--", linewidth=1)
     axes.set_yticks(range(len(shown)), shown, fontsize="small")
-    axes.set_xlabel("takers' win rate minus the others', within agents (percentage points)")
+    axes.set_xlabel("takers' win rate minus the others', matched (percentage points)")
     if _variant_column(labelled):
         axes.legend(fontsize="small")
     return _png(figure)
@@ -329,21 +426,25 @@ def _section(anchor: str, title: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{html.escape(title)}</h2>{body}</section>'
 
 
-def body(labelled: Labelled) -> str:
+def body(labelled: Labelled, paired: Sequence[Paired] = ()) -> str:
     """Every section of a tournament's (or a comparison's) report, without the page around them."""
     if not any(summary.games for _, summary in labelled):
         return "<p>No game has been played yet.</p>"
-    return "".join(
-        section(labelled)
-        for section in (
-            overview_section,
-            summary_section,
-            seats_section,
-            agent_seats_section,
-            scores_section,
-            lengths_section,
-            components_section,
-            extras_section,
+    return (
+        overview_section(labelled)
+        + paired_section(paired)
+        + "".join(
+            section(labelled)
+            for section in (
+                summary_section,
+                seats_section,
+                agent_seats_section,
+                scores_section,
+                lengths_section,
+                metrics_section,
+                components_section,
+                extras_section,
+            )
         )
     )
 
@@ -358,6 +459,7 @@ def page(title: str, facts: Sequence[tuple[str, str]], content: str) -> str:
     )
 
 
-def render(title: str, facts: Sequence[tuple[str, str]], labelled: Labelled) -> str:
-    """The whole report. `facts` are the lines of the header (game, options, agents, seed…)."""
-    return page(title, facts, body(labelled))
+def render(title: str, facts: Sequence[tuple[str, str]], labelled: Labelled, paired: Sequence[Paired] = ()) -> str:
+    """The whole report. `facts` are the lines of the header (game, options, agents, seed…); `paired`
+    holds a comparison's paired differences, each side against the first."""
+    return page(title, facts, body(labelled, paired))

@@ -52,6 +52,7 @@ class Run:
             "played_now": self.played,
             "seconds": round(self.seconds, 3),
             "games_per_s": round(self.games_per_second, 2),
+            "timing": self.summary.metrics.timing_json() if self.summary.metrics is not None else None,
             "out": str(self.folder) if self.folder else None,
         }
 

@@ -44,6 +44,8 @@ from typing import Any
 from parlour.engine.errors import ParlourError
 from parlour.engine.game import Game
 
+MAX_PROBES = 25
+"""The most values of one parameter checked against the game before the first trial."""
 MAX_PARAMETERS = 64
 """The most values one space may tune; beyond this, a few hundred trials cannot explore it."""
 
@@ -85,6 +87,23 @@ class Parameter:
     base: Number
     places: tuple[Place, ...] = ()
     option: str = ""
+    number: int = 0  # its place in the space file, from 1
+    line: int = 0  # the line of its [[parameter]] header
+
+    def probes(self, most: int = MAX_PROBES) -> list[Number]:
+        """The values checked against the game before the first trial: every value of a short
+        integer range, else the bounds and evenly spaced values between them."""
+        step = self.step or (1 if self.integer else None)
+        if step is not None and (self.high - self.low) / step < most:
+            count = round((self.high - self.low) / step) + 1
+            values = [self.low + k * step for k in range(count)]
+        else:
+            values = [self.low + (self.high - self.low) * k / (most - 1) for k in range(most)]
+            if step is not None:  # on the step's grid, as the sampler would draw them
+                values = [self.low + round((v - self.low) / step) * step for v in values]
+        if self.integer:
+            return sorted({int(v) for v in values})
+        return sorted({round(float(v), 12) for v in values})
 
     @property
     def integer(self) -> bool:
@@ -121,7 +140,8 @@ def load_space(path: str | Path, cls: type[Game], files: Mapping[str, str]) -> S
     """Read and check a space file against the game's options and its data `files` (name -> text)."""
     where = Path(path)
     try:
-        table = tomllib.loads(where.read_text(encoding="utf-8"))
+        text = where.read_text(encoding="utf-8")
+        table = tomllib.loads(text)
     except OSError as error:
         raise SpaceError(f"{where}: cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
@@ -136,7 +156,10 @@ def load_space(path: str | Path, cls: type[Game], files: Mapping[str, str]) -> S
         raise SpaceError(f"{where}: no [[parameter]] table; name at least one value to tune")
     if len(entries) > MAX_PARAMETERS:
         raise SpaceError(f"{where}: {len(entries)} parameters; a space may tune at most {MAX_PARAMETERS}")
-    parameters = [_parameter(where, number, entry, cls, files) for number, entry in enumerate(entries, 1)]
+    lines = key_lines(text)
+    parameters = [
+        _parameter(where, number, entry, cls, files, lines.get(number, {})) for number, entry in enumerate(entries, 1)
+    ]
     labels = [p.label for p in parameters]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
@@ -144,9 +167,35 @@ def load_space(path: str | Path, cls: type[Game], files: Mapping[str, str]) -> S
     return Space(where, tuple(parameters))
 
 
-def _parameter(where: Path, number: int, entry: Any, cls: type[Game], files: Mapping[str, str]) -> Parameter:
+def key_lines(text: str) -> dict[int, dict[str, int]]:
+    """Where each `[[parameter]]` table's keys are: {parameter number: {key: line}}, lines from 1.
+
+    The table's own header line is kept under the key "" (a missing key is reported there)."""
+    found: dict[int, dict[str, int]] = {}
+    number = 0
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("[["):
+            number += 1
+            found[number] = {"": line_number}
+        elif stripped.startswith("["):
+            number = -1  # another table: its keys are no parameter's
+        elif number > 0 and (key := re.match(r"([A-Za-z0-9_-]+)\s*=", stripped)):
+            found[number].setdefault(key.group(1), line_number)
+    return found
+
+
+def line_of(lines: Mapping[str, int], key: str) -> str:
+    """`line N` of a parameter's key (the table's header line for a key it lacks), or ""."""
+    number = lines.get(key.split(" ")[0] if key.startswith("also") else key, lines.get(""))
+    return f" line {number}" if number else ""
+
+
+def _parameter(
+    where: Path, number: int, entry: Any, cls: type[Game], files: Mapping[str, str], lines: Mapping[str, int]
+) -> Parameter:
     def fail(key: str, problem: str) -> SpaceError:
-        return SpaceError(f"{where}: parameter {number}, {key}: {problem}")
+        return SpaceError(f"{where}{line_of(lines, key)}: parameter {number}, {key}: {problem}")
 
     if not isinstance(entry, dict):
         raise SpaceError(f"{where}: parameter {number} is not a table")
@@ -160,7 +209,8 @@ def _parameter(where: Path, number: int, entry: Any, cls: type[Game], files: Map
                 raise fail(key, "a game option's parameter takes no file, row, column, name or also")
         base = _option_base(str(entry["option"]), cls, fail)
         label = str(entry.get("label") or f"option {entry['option']}")
-        return Parameter(label, low, high, step, base, option=str(entry["option"]))
+        option = str(entry["option"])
+        return Parameter(label, low, high, step, base, option=option, number=number, line=lines.get("", 0))
     place, base = _place(entry, files, cls, fail)
     also = entry.get("also", [])
     if not isinstance(also, list) or not all(isinstance(other, dict) for other in also):
@@ -175,7 +225,7 @@ def _parameter(where: Path, number: int, entry: Any, cls: type[Game], files: Map
             raise fail("also", f"{_describe(extra)} holds {value}, but {_describe(place)} holds {base}: not one value")
         places.append(extra)
     label = str(entry.get("label") or _describe(place))
-    return Parameter(label, low, high, step, base, places=tuple(places))
+    return Parameter(label, low, high, step, base, places=tuple(places), number=number, line=lines.get("", 0))
 
 
 def _describe(place: Place) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from parlour.arena.components import Component
+    from parlour.arena.metrics import GameMetrics
 
 Z95 = 1.959963984540054
 """The standard normal quantile of 0.975: a two-sided 95% interval."""
@@ -149,6 +150,7 @@ class Summary:
     lengths: list[int]
     features: list[Feature] = field(default_factory=list)
     components: list[Component] = field(default_factory=list)
+    metrics: GameMetrics | None = None  # None for records written before games carried their course
 
     @property
     def mean_length(self) -> float:
@@ -165,12 +167,14 @@ class Summary:
             "seats": [seat.to_json() for seat in self.seats],
             "features": [feature.to_json() for feature in self.features],
             "components": [component.to_json() for component in self.components],
+            "metrics": self.metrics.to_json() if self.metrics is not None else None,
         }
 
 
 def summarize(records: Sequence[Mapping[str, Any]], names: Sequence[str], specs: Sequence[str]) -> Summary:
     """Everything the report and the summary table show, from the games' records."""
     from parlour.arena.components import components  # it builds on this module's Rate
+    from parlour.arena.metrics import game_metrics
 
     players = len(names)
     index_of = {name: i for i, name in enumerate(names)}
@@ -228,6 +232,7 @@ def summarize(records: Sequence[Mapping[str, Any]], names: Sequence[str], specs:
         lengths=[int(record["arena"]["length"]) for record in records],
         features=features(records),
         components=components(records, dict(zip(names, specs, strict=True))),
+        metrics=game_metrics(records, dict(zip(names, specs, strict=True))),
     )
 
 

@@ -6,11 +6,16 @@ seating orders (common random numbers, so that two trials differ by their values
 luck), and scores the result against the objectives (`objectives.py`). The batch is played in
 `steps` parts; after each part the trial reports its score so far and the pruner may stop a
 hopeless trial early. Data a game refuses (a count its rules cannot hold) fails that trial alone,
-with the game's message.
+with the game's message; the space was checked against the game before the first trial
+(`space_check.py`), so only values refused together get this far.
+
+Noise: the study's best point is played again on other seeds until it has `repeats` evaluations,
+and points are ranked by their mean (`Point`). A resumed study's sampler is seeded from the seed
+and the trials the study holds, so it draws on rather than drawing the first run's values again.
 
 The output folder holds the study (`study.sqlite`, which `--resume` continues), `tune.json` (what
-the study tunes, checked on resume), `best-data/` (the base data with the best trial's values),
-`comparison/` (the base against the best, as `parlour compare` plays it) and `report.html`.
+the study tunes, checked on resume), `best-data/` (the base data with the values the check on
+fresh seeds named, `tune_check.py`), `comparison/` (that check's games) and `report.html`.
 """
 
 from __future__ import annotations
@@ -29,10 +34,11 @@ from parlour.arena.backends import default_workers, play_in, run_ray, worker_poo
 from parlour.arena.objectives import Objective, first_seat_rate, score
 from parlour.arena.space import Number, Parameter, Space
 from parlour.arena.stats import Summary, summarize
-from parlour.arena.tournament import ArenaError, Tournament, plan
+from parlour.arena.tournament import ArenaError, Tournament, derive_seed, plan
 from parlour.engine.errors import ParlourError
 
-FORMAT = "parlour-tune/1"
+FORMAT = "parlour-tune/2"
+"""/2: promising points are played again on other seeds (`repeats`)."""
 STUDY = "study.sqlite"
 NOTE = "tune.json"
 BEST = "best-data"
@@ -42,6 +48,13 @@ SAMPLERS = ("tpe", "random")
 PRUNERS = ("median", "hyperband", "none")
 MAX_STEPS = 20
 """The most parts a trial's batch may be cut into (each part is a point the pruner may stop at)."""
+REPEATS = 2
+"""Evaluations of a promising point (each on its own seeds) before the study stops playing it again."""
+MAX_REPEATS = 10
+PROMISING = 1
+"""A point is promising while its mean score is among this many best points of the study."""
+REPEAT_SEEDS = 1
+"""The seed path of a point's repeated evaluations: repeat k plays from derive_seed(seed, 1, k)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +72,7 @@ class Setup:
     space: Space
     objectives: tuple[Objective, ...]
     steps: int = 4
+    repeats: int = REPEATS
 
     def note(self) -> dict[str, Any]:
         return {
@@ -74,6 +88,7 @@ class Setup:
             "space": [parameter.to_json() for parameter in self.space.parameters],
             "objectives": [objective.text for objective in self.objectives],
             "steps": self.steps,
+            "repeats": self.repeats,
         }
 
 
@@ -104,13 +119,36 @@ class Trial:
     measures: dict[str, float] = field(default_factory=dict)
     error: str = ""
     reached: float | None = None  # the last score reported to the pruner (a pruned trial's)
+    repeat: int = 0  # 0: the point's first evaluation; k: its k-th replay on other seeds
+
+
+@dataclass
+class Point:
+    """One set of values and every finished evaluation of it: the study's estimate is their mean."""
+
+    values: dict[str, Number]
+    trials: list[Trial]
+
+    @property
+    def value(self) -> float:
+        return sum(t.value for t in self.trials if t.value is not None) / len(self.trials)
+
+    @property
+    def number(self) -> int:
+        """The first trial that played these values: how the report names the point."""
+        return self.trials[0].number
+
+    @property
+    def measures(self) -> dict[str, float]:
+        names = self.trials[0].measures
+        return {name: sum(t.measures.get(name, 0.0) for t in self.trials) / len(self.trials) for name in names}
 
 
 @dataclass
 class Outcome:
     folder: Path
     trials: list[Trial]
-    best: Trial | None
+    best: Point | None  # the study's best estimate, before the check on fresh seeds
     games_played: int  # games this run played
     seconds: float  # this run's time spent playing trials
     importances: dict[str, float]
@@ -120,7 +158,7 @@ class Outcome:
         return self.games_played / self.seconds if self.seconds > 0 else 0.0
 
 
-TrialLine = Callable[[Trial, Trial | None], None]
+TrialLine = Callable[[Trial, Point | None], None]
 """Told each trial as it ends, with the best trial so far: the progress shown while tuning runs."""
 
 
@@ -154,7 +192,7 @@ def open_study(setup: Setup, folder: Path, resume: bool, running: Running) -> An
         raise ArenaError(f"{folder} is not empty and holds no parlour tuning study; choose a new or empty folder")
     folder.mkdir(parents=True, exist_ok=True)
     note_path.write_text(json.dumps(setup.note(), indent=1) + "\n", encoding="utf-8")
-    return optuna.create_study(
+    study = optuna.create_study(
         study_name=STUDY_NAME,
         storage=f"sqlite:///{study_path.resolve()}",
         load_if_exists=True,
@@ -162,6 +200,12 @@ def open_study(setup: Setup, folder: Path, resume: bool, running: Running) -> An
         sampler=_sampler(optuna, running.sampler, setup.seed),
         pruner=_pruner(optuna, running.pruner),
     )
+    held_trials = len(study.get_trials(deepcopy=False))
+    if held_trials:
+        # The sampler's random state goes on from the trials the study holds: a sampler seeded from
+        # --seed alone would draw the first run's values again.
+        study.sampler = _sampler(optuna, running.sampler, derive_seed(setup.seed, held_trials) % 2**32)
+    return study
 
 
 def _first_difference(held: Any, wanted: dict[str, Any]) -> str:
@@ -206,12 +250,16 @@ def write_data(folder: Path, files: Mapping[str, str]) -> None:
         (folder / name).write_text(text, encoding="utf-8", newline="")
 
 
-def tournament_for(setup: Setup, values: Mapping[str, Number], data_folder: Path | None) -> Tournament:
-    """The trial's tournament: the fixed options, the trial's option values and its data folder."""
+def tournament_for(setup: Setup, values: Mapping[str, Number], data_folder: Path | None, repeat: int = 0) -> Tournament:
+    """The trial's tournament: the fixed options, the trial's option values and its data folder.
+
+    A point's first evaluation plays from the study's seed, as every other point's does (common
+    random numbers); its k-th repeat plays the k-th other set of seeds, shared by every repeat k."""
     options: dict[str, Any] = {**setup.options, **setup.space.options(values)}
     if data_folder is not None:
         options["data"] = str(data_folder.resolve())
-    return plan(setup.game, setup.agents, setup.games, setup.seed, setup.players, options)
+    seed = setup.seed if repeat == 0 else derive_seed(setup.seed, REPEAT_SEEDS, repeat)
+    return plan(setup.game, setup.agents, setup.games, seed, setup.players, options)
 
 
 def step_ends(games: int, steps: int) -> list[int]:
@@ -260,7 +308,7 @@ def run_trial(trial: Any, setup: Setup, folder: Path, play: Player, counter: lis
         if data_folder is not None:
             write_data(data_folder, setup.space.apply(setup.base_files, values))
         try:
-            tournament = tournament_for(setup, values, data_folder)
+            tournament = tournament_for(setup, values, data_folder, repeat_of(trial, values))
         except ParlourError as error:
             trial.set_user_attr("error", str(error))
             raise
@@ -283,6 +331,24 @@ def run_trial(trial: Any, setup: Setup, folder: Path, play: Player, counter: lis
             shutil.rmtree(data_folder, ignore_errors=True)
 
 
+def repeat_of(trial: Any, values: Mapping[str, Number]) -> int:
+    """How many earlier trials played these values: a point drawn again plays new seeds, not the same games."""
+    earlier = [
+        t
+        for t in trial.study.get_trials(deepcopy=False)
+        if t.number < trial.number and t.state.name in ("COMPLETE", "PRUNED", "RUNNING") and _same(t.params, values)
+    ]
+    trial.set_user_attr("repeat", len(earlier))
+    return len(earlier)
+
+
+def _same(params: Mapping[str, Any], values: Mapping[str, Number]) -> bool:
+    def rounded(found: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: round(v, 12) if isinstance(v, float) else v for k, v in found.items()}
+
+    return rounded(params) == rounded(values)
+
+
 def measures(objectives: Sequence[Objective], summary: Summary) -> dict[str, float]:
     """What each objective looks at, and always the first seat's win rate and the mean length."""
     found = {"first seat's win rate": first_seat_rate(summary), "mean length": summary.mean_length}
@@ -294,6 +360,8 @@ def measures(objectives: Sequence[Objective], summary: Summary) -> dict[str, flo
 def trials_of(study: Any) -> list[Trial]:
     found = []
     for trial in study.get_trials(deepcopy=False):
+        if trial.state.name == "WAITING":
+            continue  # a repeat queued for the next run: not played yet
         found.append(
             Trial(
                 number=trial.number,
@@ -305,14 +373,49 @@ def trials_of(study: Any) -> list[Trial]:
                 reached=trial.intermediate_values[max(trial.intermediate_values)]
                 if trial.intermediate_values
                 else None,
+                repeat=int(trial.user_attrs.get("repeat", 0)),
             )
         )
     return found
 
 
-def best_of(trials: Sequence[Trial]) -> Trial | None:
-    complete = [trial for trial in trials if trial.value is not None]
-    return min(complete, key=lambda trial: (trial.value, trial.number)) if complete else None
+def points_of(trials: Sequence[Trial]) -> list[Point]:
+    """The finished trials grouped by their values, best mean score first."""
+    found: dict[str, Point] = {}
+    for trial in trials:
+        if trial.value is not None:
+            key = repr(sorted(trial.values.items()))
+            found.setdefault(key, Point(dict(trial.values), [])).trials.append(trial)
+    return sorted(found.values(), key=lambda point: (point.value, point.number))
+
+
+def best_of(trials: Sequence[Trial]) -> Point | None:
+    """The point with the best mean score over its evaluations."""
+    points = points_of(trials)
+    return points[0] if points else None
+
+
+def repeat_if_promising(study: Any, setup: Setup, finished: Any) -> None:
+    """Queue another evaluation of a finished trial's values, on other seeds, while they stay among
+    the study's best few and have been played fewer than `repeats` times (as NTBEA re-samples its
+    best arms): one lucky batch of seeds then cannot carry a point to the top on its own."""
+    if finished.state.name != "COMPLETE" or setup.repeats < 2:
+        return
+    trials = trials_of(study)
+    points = points_of(trials)
+    key = repr(sorted((name, round(v, 12) if isinstance(v, float) else v) for name, v in finished.params.items()))
+    ranked = [repr(sorted(point.values.items())) for point in points[:PROMISING]]
+    if key not in ranked:
+        return
+    point = points[ranked.index(key)]
+    waiting = [
+        t
+        for t in study.get_trials(deepcopy=False)
+        if t.state.name == "WAITING" and t.system_attrs.get("fixed_params", t.params) == finished.params
+    ]
+    played = len(point.trials) + len(waiting)
+    if played < setup.repeats:
+        study.enqueue_trial(dict(finished.params))
 
 
 def importances(study: Any) -> dict[str, float]:
@@ -347,6 +450,7 @@ def tune(
     started = time.perf_counter()
 
     def callback(_: Any, frozen: Any) -> None:
+        repeat_if_promising(study, setup, frozen)
         if told is not None:
             trials = trials_of(study)
             (mine,) = [trial for trial in trials if trial.number == frozen.number]
@@ -367,12 +471,15 @@ def tune(
     seconds = time.perf_counter() - started
     shutil.rmtree(folder / TRIALS, ignore_errors=True)
     trials = trials_of(study)
-    best = best_of(trials)
-    if best is not None and setup.base_files:
-        target = folder / BEST
-        shutil.rmtree(target, ignore_errors=True)
-        write_data(target, setup.space.apply(setup.base_files, {**base_values(setup), **best.values}))
-    return Outcome(folder, trials, best, counter[0], seconds, importances(study))
+    return Outcome(folder, trials, best_of(trials), counter[0], seconds, importances(study))
+
+
+def write_best(setup: Setup, folder: Path, values: Mapping[str, Number] | None) -> None:
+    """The base data with `values` written in, in `folder`/best-data (removed when there are none)."""
+    target = folder / BEST
+    shutil.rmtree(target, ignore_errors=True)
+    if values is not None and setup.base_files:
+        write_data(target, setup.space.apply(setup.base_files, {**base_values(setup), **values}))
 
 
 def enqueue_base(study: Any, setup: Setup) -> None:

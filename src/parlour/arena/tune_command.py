@@ -3,22 +3,36 @@ compare the base data with the best, write the report and print what was found."
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
 from parlour.arena.commands import _game_class
 from parlour.arena.objectives import parse_objectives
-from parlour.arena.runner import check_backend, facts, run
+from parlour.arena.runner import check_backend
 from parlour.arena.space import load_space
-from parlour.arena.stats import Summary
+from parlour.arena.space_check import check_space
 from parlour.arena.store import REPORT
 from parlour.arena.tournament import ArenaError, plan
-from parlour.arena.tune import BEST, MAX_STEPS, PRUNERS, SAMPLERS, Budget, Outcome, Running, Setup, Trial, tune
+from parlour.arena.tune import (
+    BEST,
+    MAX_REPEATS,
+    MAX_STEPS,
+    PRUNERS,
+    REPEATS,
+    SAMPLERS,
+    Budget,
+    Outcome,
+    Point,
+    Running,
+    Setup,
+    Trial,
+    tune,
+    write_best,
+)
+from parlour.arena.tune_check import Check, best_folder_values, check
 from parlour.arena.tune_report import render
 from parlour.engine.errors import InvalidOption
 from parlour.game_options import parse_game_options
@@ -42,7 +56,8 @@ class Request:
     option_words: Sequence[str] = ()
     option_pairs: Sequence[str] = ()
     steps: int = 4
-    check_games: int | None = None  # games of the before/after comparison (default: --games)
+    check_games: int | None = None  # games of the check on fresh seeds (default: --games)
+    repeats: int = REPEATS  # evaluations of a promising point, each on its own seeds
 
 
 def setup_of(request: Request) -> Setup:
@@ -58,6 +73,8 @@ def setup_of(request: Request) -> Setup:
         raise ArenaError(
             f"--steps must be 1 to {min(MAX_STEPS, request.games)} (at most one per game), got {request.steps}"
         )
+    if not 1 <= request.repeats <= MAX_REPEATS:
+        raise ArenaError(f"--repeats must be 1 to {MAX_REPEATS}, got {request.repeats}")
     has_data = "data" in {option.name for option in cls.options_spec}
     if request.data is not None and not has_data:
         raise ArenaError(f"{cls.name} has no data files, so --data cannot give a base")
@@ -72,7 +89,7 @@ def setup_of(request: Request) -> Setup:
         raise ArenaError(f"the option {tuned[0]} is tuned by the space; do not also fix it on the command line")
     # Only the options given: the rest (filled in by the game) may follow from each trial's data.
     fixed = {key: value for key, value in options.items() if key != "data"}
-    return Setup(
+    setup = Setup(
         game=cls.name,
         agents=tournament.agents,
         games=request.games,
@@ -84,7 +101,10 @@ def setup_of(request: Request) -> Setup:
         space=space,
         objectives=tuple(parse_objectives(request.objectives)),
         steps=request.steps,
+        repeats=request.repeats,
     )
+    check_space(setup)  # every value the space allows, against the game, before the first trial
+    return setup
 
 
 def tune_command(request: Request, budget: Budget, running: Running, resume: bool) -> int:
@@ -102,18 +122,21 @@ def tune_command(request: Request, budget: Budget, running: Running, resume: boo
     setup = setup_of(request)
     console = Console(stderr=True, soft_wrap=True)
     outcome = tune(setup, request.out, budget, running, resume, told=lambda t, b: console.print(_line(t, b)))
-    compared = before_and_after(setup, outcome, request, running)
+    checked = check(setup, outcome, request.out / COMPARISON, request.check_games or setup.games, running)
+    write_best(setup, request.out, best_folder_values(checked))
     lines = [("game", setup.game), ("agents", ", ".join(setup.agents)), ("games per trial", str(setup.games))]
     lines += [("seed", str(setup.seed)), ("base data", setup.base_origin)]
     lines += [("objectives", "; ".join(o.text for o in setup.objectives)), ("space", str(setup.space.path))]
     lines += [("sampler, pruner", f"{running.sampler}, {running.pruner} ({setup.steps} steps per trial)")]
-    html = render(f"{setup.game}: tuned", lines, setup, outcome, compared)
+    lines += [("repeats of a promising point", str(setup.repeats))]
+    lines += [("check", f"{checked.games} games from seed {checked.seed}, apart from the trials' seeds")]
+    html = render(f"{setup.game}: tuned", lines, setup, outcome, checked)
     (request.out / REPORT).write_text(html, encoding="utf-8")
-    _print_outcome(setup, outcome, request.out)
+    _print_outcome(setup, outcome, checked, request.out)
     return 0
 
 
-def _line(trial: Trial, best: Trial | None) -> str:
+def _line(trial: Trial, best: Point | None) -> str:
     values = ", ".join(f"{name}={value}" for name, value in trial.values.items())
     if trial.value is None:
         what = trial.error or trial.state
@@ -124,31 +147,7 @@ def _line(trial: Trial, best: Trial | None) -> str:
     return f"trial {trial.number}: {values}: {what}" + (f"; {lead}" if lead else "")
 
 
-def before_and_after(setup: Setup, outcome: Outcome, request: Request, running: Running) -> list[tuple[str, Summary]]:
-    """The base against the best trial, played as `parlour compare` plays two sides."""
-    if outcome.best is None:
-        return []
-    folder = request.out / COMPARISON
-    shutil.rmtree(folder, ignore_errors=True)  # a resumed study may have a new best
-    games = request.check_games or setup.games
-    base: dict[str, Any] = dict(setup.options)
-    best: dict[str, Any] = {**setup.options, **setup.space.options(outcome.best.values)}
-    if setup.base_files:
-        base["data"] = "" if setup.base_origin == "built-in" else setup.base_origin
-        best["data"] = str((request.out / BEST).resolve())
-    compared = []
-    for label, options in (("base", base), ("best", best)):
-        tournament = plan(setup.game, setup.agents, games, setup.seed, setup.players, options)
-        result = run(tournament, out=folder / label, workers=running.workers, backend=running.backend)
-        compared.append((label, result.summary))
-    both = facts(plan(setup.game, setup.agents, games, setup.seed, setup.players, base), games)
-    from parlour.arena import report
-
-    (folder / REPORT).write_text(report.render(f"{setup.game}: base against best", both, compared), encoding="utf-8")
-    return compared
-
-
-def _print_outcome(setup: Setup, outcome: Outcome, out: Path) -> None:
+def _print_outcome(setup: Setup, outcome: Outcome, checked: Check, out: Path) -> None:
     console = Console(soft_wrap=True)
     best = outcome.best
     console.print(
@@ -159,9 +158,15 @@ def _print_outcome(setup: Setup, outcome: Outcome, out: Path) -> None:
     if best is None:
         console.print("no trial finished", highlight=False)
         return
-    console.print(f"best: trial {best.number}, score {best.value:.4f}", highlight=False)
-    for parameter in setup.space.parameters:
-        value = best.values.get(parameter.label, parameter.base)
-        console.print(f"  {parameter.label}: {parameter.base} → {value}", highlight=False)
-    where = f"best data in {out / BEST}, " if setup.base_files else ""
+    runs = f", over {len(best.trials)} evaluations" if len(best.trials) > 1 else ""
+    console.print(f"the study's best: trial {best.number}, mean score {best.value:.4f}{runs}", highlight=False)
+    console.print(checked.line(), highlight=False)
+    if checked.paired is not None:
+        console.print(checked.paired.line(), highlight=False)
+    named = checked.named
+    if named is not None:
+        for parameter in setup.space.parameters:
+            value = named.values.get(parameter.label, parameter.base)
+            console.print(f"  {parameter.label}: {parameter.base} → {value}", highlight=False)
+    where = f"best data in {out / BEST}, " if setup.base_files and named is not None else ""
     console.print(f"{where}study in {out / 'study.sqlite'}, report in {out / REPORT}", highlight=False)

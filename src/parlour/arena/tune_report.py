@@ -8,8 +8,8 @@ import html
 from collections.abc import Sequence
 
 from parlour.arena import report
-from parlour.arena.report import Labelled
 from parlour.arena.tune import Outcome, Setup, Trial
+from parlour.arena.tune_check import Check
 
 MAX_LISTED_TRIALS = 20
 """The trials listed in the report's table (the best ones); the history plot shows them all."""
@@ -75,14 +75,15 @@ def best_section(setup: Setup, outcome: Outcome) -> str:
         ]
         for p in setup.space.parameters
     ]
-    table = report._table(["value", "base", "best", "range"], rows)
-    scores = f"<p>Best: trial {best.number}, score {best.value:.4f}"
+    table = report._table(["value", "base", "study's best", "range"], rows)
+    runs = f" (mean of {len(best.trials)} evaluations on different seeds)" if len(best.trials) > 1 else ""
+    scores = f"<p>The study's best: trial {best.number}, score {best.value:.4f}{runs}"
     scores += "".join(f"; {html.escape(name)} {value:.3f}" for name, value in best.measures.items() if name != "games")
     scores += ".</p>"
     listed = sorted((t for t in outcome.trials if t.value is not None), key=lambda t: (t.value, t.number))
-    header = ["trial", "score", *[p.label for p in setup.space.parameters]]
+    header = ["trial", "score", "repeat", *[p.label for p in setup.space.parameters]]
     trial_rows = [
-        [t.number, f"{t.value:.4f}", *[t.values.get(p.label, "") for p in setup.space.parameters]]
+        [t.number, f"{t.value:.4f}", t.repeat or "", *[t.values.get(p.label, "") for p in setup.space.parameters]]
         for t in listed[:MAX_LISTED_TRIALS]
     ]
     failed = [t for t in outcome.trials if t.error]
@@ -92,8 +93,32 @@ def best_section(setup: Setup, outcome: Outcome) -> str:
     return report._section("best", "Best values against the base", body)
 
 
-def render(title: str, facts: Sequence[tuple[str, str]], setup: Setup, outcome: Outcome, compared: Labelled) -> str:
+def check_section(setup: Setup, checked: Check) -> str:
+    """The base and the study's best points replayed on fresh seeds, and which one is named."""
+    if not checked.candidates:
+        return report._section("check", "Check on fresh seeds", "<p>No trial finished, so nothing was checked.</p>")
+    names = [name for name in checked.base.measures if name != "games"]
+    header = ["", "score in the study", "evaluations", "score on fresh seeds", *names, "named"]
+    rows = []
+    for candidate in [checked.base, *checked.candidates]:
+        study = f"{candidate.study_value:.4f}" if candidate.study_value is not None else "—"
+        shown = [f"{candidate.measures.get(name, 0.0):.3f}" for name in names]
+        named = "best" if candidate is checked.named else ""
+        rows.append([candidate.label, study, candidate.evaluations, f"{candidate.check_value:.4f}", *shown, named])
+    note = (
+        f'<p class="note">The study\'s {len(checked.candidates)} best points (by their mean over every evaluation)'
+        f" and the base, each played again on the same {checked.games} games from seeds no trial played"
+        " (seed {checked.seed}). The best of many noisy scores is flattered by its luck; a point is named the best"
+        " only when its score here is below the base's, so the check never names a point it contradicts.</p>"
+    ).replace("{checked.seed}", str(checked.seed))
+    verdict = f"<p><strong>{html.escape(checked.line())}</strong></p>"
+    return report._section("check", "Check on fresh seeds", verdict + report._table(header, rows) + note)
+
+
+def render(title: str, facts: Sequence[tuple[str, str]], setup: Setup, outcome: Outcome, checked: Check) -> str:
     content = history_section(outcome) + importance_section(outcome) + best_section(setup, outcome)
-    if compared:
-        content += "<h2>Before and after: the base against the best</h2>" + report.body(compared)
+    content += check_section(setup, checked)
+    if checked.compared:
+        paired = [checked.paired] if checked.paired is not None else []
+        content += "<h2>Before and after on fresh seeds</h2>" + report.body(checked.compared, paired)
     return report.page(title, facts, content)

@@ -299,6 +299,8 @@ def toml_at(filename: str, config: Mapping[str, Any], *keys: str) -> str:
     column is where its value starts. A key the text does not show plainly is named without a line."""
     text = config.text if isinstance(config, TomlTable) else ""
     *tables, key = keys
+    if keys and text and not _holds(config, keys):
+        return f"{filename}: {'.'.join(keys)} is missing{_misspelt(text, tables, key)}"
     table: list[str] = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -333,6 +335,31 @@ def entry_at(filename: str, config: Mapping[str, Any], array: str, number: int, 
     if header:
         return f"{filename} line {header} ([[{array}]] entry {number})"
     return f"{filename} ([[{array}]] entry {number})"
+
+
+def _holds(config: Mapping[str, Any], keys: tuple[str, ...]) -> bool:
+    value: Any = config
+    for part in keys:
+        if not isinstance(value, Mapping) or part not in value:
+            return False
+        value = value[part]
+    return True
+
+
+def _misspelt(text: str, tables: list[str], key: str) -> str:
+    """` (line 15 sets triangle_bonux: misspelt?)` when a key of the same table is close to `key`."""
+    import difflib
+
+    table: list[str] = []
+    found: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            table = [part.strip() for part in stripped.lstrip("[").split("]", 1)[0].split(".")]
+        elif table == tables and (name := _key_of(line)) and not stripped.startswith("#"):
+            found.setdefault(name, number)
+    close = difflib.get_close_matches(key, list(found), n=1, cutoff=0.75)
+    return f" (line {found[close[0]]} sets {close[0]}: misspelt?)" if close else ""
 
 
 def _key_of(line: str) -> str | None:
