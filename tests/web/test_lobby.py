@@ -37,7 +37,7 @@ def test_my_tables_resume_the_seat_held_in_this_browser(server: Server, open_pag
     other.wait_for_selector(f"[data-table='{table_id}']")
     assert other.locator("#my-tables").count() == 0
     assert "Watch" in other.inner_text(f"[data-table='{table_id}']")
-    assert "Ann · random bot" in other.inner_text(f"[data-table='{table_id}']")  # names, as at the table
+    assert "Ann · Random bot" in other.inner_text(f"[data-table='{table_id}']")  # names, as at the table
 
 
 def test_finished_tables_name_their_winner(server: Server, open_page: Callable[..., Any]) -> None:
@@ -48,8 +48,8 @@ def test_finished_tables_name_their_winner(server: Server, open_page: Callable[.
     page = open_page(server.url + "/")
     row = page.wait_for_selector(f"[data-table='{created['id']}']").inner_text()
     assert not re.search(r"\bseat \d", row), row
-    expected = ["Zoe", "random bot"]
+    expected = ["Zoe", "Random bot"]
     if len(winners) == 1:
         assert f"winner: {expected[winners[0]]}" in row, row
     else:
-        assert "shared win: Zoe, random bot" in row, row
+        assert "shared win: Zoe, Random bot" in row, row

@@ -279,10 +279,13 @@ def test_rule_numbers_in_a_refusal_open_the_rules(server: Server, open_page: Cal
     page.click("#board [data-key='kind:normal'].legal")
     page.locator("#board [data-key^='sq:']:not(.legal)").nth(14).click()
     page.wait_for_selector("#explain a.rule-link")
-    assert not re.search(r"\bR\d+\b", page.inner_text("#explain"))
+    # The rules for players number no rule: the refusal names none, and its link opens them.
+    assert not re.search(r"\bR\d+\b|rule \d", page.inner_text("#explain"))
+    assert "(see the rules)" in page.inner_text("#explain")
     page.click("#explain a.rule-link")
-    page.wait_for_selector("#rules-body .rule-found")
+    page.wait_for_selector("#rules-body h2")
     assert page.locator("#rules-dialog").is_visible()
+    assert not re.search(r"\bR\d+\b", page.inner_text("#rules-body"))
     page.keyboard.press("Escape")
 
 
@@ -473,13 +476,13 @@ def test_the_end_explains_a_tie_break_in_the_players_terms(server: Server, open_
         {"total": 50, "breakdown": {"buildings": 40, "specialists": 10}},
     ]
     lost = page.evaluate(END_SCREEN, [{"winners": [1], "scores": scores}, 0])
-    assert lost.startswith("You lost: random bot wins")
+    assert lost.startswith("You lost: Random bot wins")
     assert "Equal on 50 points, decided by the tie-break." in lost and tiebreak in lost
     assert "buildings" in lost and "specialists" in lost and "You" in lost
     won = page.evaluate(END_SCREEN, [{"winners": [0], "scores": scores}, 0])
     assert won.startswith("You won!")
     shared = page.evaluate(END_SCREEN, [{"winners": [0, 1], "scores": scores}, 0])
-    assert shared.startswith("Shared win: You and random bot") and "the win is shared" in shared
+    assert shared.startswith("Shared win: You and Random bot") and "the win is shared" in shared
     clear = page.evaluate(END_SCREEN, [{"winners": [0], "scores": [scores[0], {**scores[1], "total": 40}]}, 0])
     assert "tie-break" not in clear
 
@@ -496,12 +499,21 @@ def test_hatairo_calls_players_by_name_not_by_a_pigments_colour(server: Server, 
     page = open_page(server.url + "/")
     said = page.evaluate(
         HATAIRO_WORDS,
-        ["Red pays Red with two Blue", "Yellow keeps a card", "bonus pigment: Yellow", "game over: Red 73, Yellow 61"],
+        [
+            "Red pays Red with two Blue",
+            "Yellow keeps a card",
+            "Yellow gains a bonus Yellow pigment",
+            "Red will place Peru at row 1 column 2",
+            "Yellow loses the spare pigment",
+            "game over: Red 73, Yellow 61",
+        ],
     )
     assert said == [
         "Ann pays Red with two Blue",
         "random bot keeps a card",
-        "bonus pigment: Yellow",
+        "random bot gains a bonus Yellow pigment",
+        "Ann will place Peru at row 1 column 2",
+        "random bot loses the spare pigment",
         "game over: Ann 73, random bot 61",
     ]
     create_from_lobby(page, "hatairo", ["random"])

@@ -87,8 +87,12 @@ def test_a_turn_based_game_across_a_restart(timed: list[Server], restarting_page
     first = server.table(table_id)["to_move"]
     mover, other = (ann, ben) if first == 0 else (ben, ann)
     # The deadline is set within a poll of the last seat being taken; the page asks again until then.
-    mover.wait_for_selector("#clock:has-text('left (then a bot plays the turn)')")
-    assert "1d 0h per move" in mover.inner_text("#clock") and "then a bot plays the turn" in mover.inner_text("#clock")
+    # The clock speaks to the seat to move as "you", and names it to the others.
+    mover.wait_for_selector("#clock:has-text('you have')")
+    assert "1d 0h per move" in mover.inner_text("#clock")
+    assert "left (then a bot plays your turn)" in mover.inner_text("#clock")
+    other.wait_for_selector("#clock:has-text('left (then a bot plays the turn)')")
+    assert ("Ann has" if mover is ann else "Ben has") in other.inner_text("#clock")
     mover.wait_for_function("document.title.startsWith('Your turn')")
     assert not other.title().startswith("Your turn")
     deadline = server.http.get(f"/api/tables/{table_id}/clock").json()["deadline"]
@@ -141,5 +145,6 @@ def test_a_live_table_with_time_banks_from_the_lobby(timed: list[Server], open_p
     assert (clock["mode"], clock["time_bank_seconds"], clock["on_timeout"]) == ("live", 300, "forfeit")
     server.http.post(f"/api/tables/{table_id}/join", json={"name": "Ben"})
     page.click("#go-table")
-    page.wait_for_selector("#clock:has-text('Time banks: Ann')")
+    page.wait_for_selector("#clock:has-text('Time banks: You')")
+    assert "Ben" in page.inner_text("#clock")
     assert "when one runs out" in page.inner_text("#clock")

@@ -2,13 +2,16 @@
 
 A game is one folder (or one pip package): next to its Game class it may ship
 
-- `rules.md`: its rules page in parlour's own words, shown by `parlour rules` and the server;
+- `rules.md`: its rules page in parlour's own words with the specification's numbered rulings,
+  shown by `parlour rules`;
+- `how_to_play.md`: the rules told to players, without rule numbers or data files, shown at the
+  table (the server's `/api/games/<name>/rules`; a game without one shows `rules.md` there);
 - `board.js`: its browser board module, served at `/games/<name>/board.js` (the client draws a
   generic board for a game without one);
 - `features.py`: its arena feature extractor, a module with `QUESTION` (the designer's question the
   arena report asks above the table) and `seat_features(state, actors)`.
 
-All three are package data or modules of the game's own package, so they work the same from a
+All of them are package data or modules of the game's own package, so they work the same from a
 source checkout, an installed wheel and a game published as its own distribution.
 """
 
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from parlour.engine.game import Game, State
 
 RULES_FILE = "rules.md"
+HOW_TO_PLAY_FILE = "how_to_play.md"
 BOARD_FILE = "board.js"
 FEATURES_MODULE = "features"
 
@@ -56,6 +60,11 @@ def _package_text(game: type[Game], filename: str) -> str | None:
 def rules_page(game: type[Game]) -> str | None:
     """The game's rules page (Markdown), or None when its package ships none."""
     return _package_text(game, RULES_FILE)
+
+
+def how_to_play_page(game: type[Game]) -> str | None:
+    """The rules for players (Markdown): `how_to_play.md`, else the rules page, else None."""
+    return _package_text(game, HOW_TO_PLAY_FILE) or rules_page(game)
 
 
 def board_module(game: type[Game]) -> str | None:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from parlour.engine.data import read_csv, read_toml
 from parlour.engine.errors import DataError, IllegalAction, InvalidOption
 from parlour.engine.game import State
-from parlour.engine.package import board_module, game_package, rules_page
+from parlour.engine.package import board_module, game_package, how_to_play_page
 from parlour.engine.records import replay
 from parlour.engine.registry import game_class
 from parlour.server.errors import ServerError
@@ -69,9 +69,10 @@ def _start_of(table: LiveTable) -> State:
 
 @router.get("/api/games/{game}/rules", tags=["client"], response_class=PlainTextResponse)
 async def rules(game: str) -> PlainTextResponse:
-    """The game's rules in parlour's own words (Markdown), as `parlour rules GAME` shows them."""
+    """The game's rules told to players (Markdown): its how_to_play.md, else its rules page (the one
+    `parlour rules GAME` shows, with the specification's rulings)."""
     name = _game_name(game)
-    page = rules_page(game_class(name))
+    page = how_to_play_page(game_class(name))
     if page is None:
         raise ServerError("no_rules", f"the rules of {name} are not installed", 404)
     return PlainTextResponse(page, media_type="text/markdown; charset=utf-8")

@@ -275,7 +275,7 @@ def test_payment_with_three_for_two_through_the_engine() -> None:
     assert palette_of(state, 0) == {"Blue": 3, "Green": 1}
     assert labels(state) == ["pay Yellow with three Blue"]
     events = state.apply("pay Yellow with three Blue")
-    assert any(e.text == "the spare pigment pays Black" for e in events)
+    assert any(e.text == "Red pays Black with the spare pigment" for e in events)
     assert state.boards[0].placed == 1 and palette_of(state, 0) == {}
 
 

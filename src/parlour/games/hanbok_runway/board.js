@@ -6,7 +6,7 @@
 // a token to peek at or flip; a style symbol to discard. Drawing and passing are buttons.
 
 import { gameData } from "/js/api.js";
-import { h, s, svg, target } from "/js/dom.js";
+import { h, plural, s, svg, target } from "/js/dom.js";
 
 const INK = { green: "#2e8b57", red: "#c0392b", blue: "#2a6fdb", orange: "#e67e22", black: "#2b2b2b", pink: "#e75480" };
 // Designers' colours are none of the six fabric colours (a player is never read as a colour to earn).
@@ -80,7 +80,7 @@ function drawQueues(view) {
       s("rect", { class: "hit", x: 10, y: y + 6, width: 56, height: rowH - 12, rx: 9 })));
     for (const t of colour.queue) parts.push(token(t, 90 + (t.position - 1) * 62, cy, 19, view.viewer));
     const vx = 90 + 6 * 62 + 10;
-    parts.push(s("g", {}, s("title", { text: `${colour.colour} VP token: ${colour.vp_trophies} trophies, ${colour.additional_vp} additional` }),
+    parts.push(s("g", {}, s("title", { text: `${colour.colour} VP token: ${plural(colour.vp_trophies, "trophy", "trophies")}, ${plural(colour.additional_vp, "additional VP token")} beside it` }),
       s("path", { d: `M${vx} ${cy - 16} h28 v10 a14 14 0 0 1 -28 0z`, fill: "#f2c94c", stroke: "#8a6d1d", "stroke-width": 2 }),
       s("rect", { x: vx + 9, y: cy + 6, width: 10, height: 8, fill: "#8a6d1d" }),
       s("text", { x: vx + 14, y: cy - 3, "text-anchor": "middle", "font-size": 13, "font-weight": 700, text: String(colour.vp_trophies) }),
@@ -172,13 +172,32 @@ export default {
   /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
   palette: { players: SEAT_COLOURS, components: Object.values(INK) },
 
+  /** The players' panel: cards in hand, sets made and the influence each colour's tokens count that
+   * this seat can see (a face-down token's value stays its owner's: no score is shown until the end). */
+  panel(view, seat) {
+    const player = view.players[seat];
+    const influence = {};
+    let hidden = 0;
+    for (const set of player.sets) {
+      const worth = counts(set.style, set.token.value);
+      if (worth === null) hidden += 1;
+      else influence[set.token.colour] = (influence[set.token.colour] || 0) + worth;
+    }
+    const seen = Object.entries(influence).map(([colour, n]) => `${colour} ${n}`).join(", ");
+    const items = [plural(player.cards, "card") + " in hand", plural(player.sets.length, "set")];
+    if (seen || hidden) items.push(`influence ${seen || "none seen"}${hidden ? ` (+${plural(hidden, "token")} face down)` : ""}`);
+    return { items };
+  },
+
   colour(view, seat) {
     return SEAT_COLOURS[seat];
   },
 
   draw(view, context) {
     const decks = `Style deck ${view.style_deck} · fabric deck ${view.fabric_deck} · style discard ${Object.entries(view.style_discard).map(([k, n]) => `${k}×${n}`).join(", ") || "empty"} · fabric discard ${Object.values(view.fabric_discard).reduce((a, b) => a + b, 0)} · additional VP supply ${view.additional_vp_supply}`;
-    const mats = view.players.map((player) => h("div", { class: "mat" },
+    // One's own designer first (the mat one plays from), then the rival's.
+    const players = [...view.players].sort((a, b) => (b.seat === context.seat) - (a.seat === context.seat));
+    const mats = players.map((player) => h("div", { class: "mat" },
       h("h3", { class: "seat-title", style: `--seat:${SEAT_COLOURS[player.seat]}` }, `${context.names[player.seat]}${player.seat === context.seat ? " — you" : ""}${player.seat === view.to_move ? " — to move" : ""}`),
       drawDesigner(view, player, context)));
     return h("div", { class: "hanbok" },

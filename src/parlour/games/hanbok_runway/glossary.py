@@ -41,7 +41,8 @@ def _queues(config: dict[str, object]) -> dict[str, str]:
     return {
         colour: f"The {colour} queue: tokens of influence {influences}, taken lowest number first. At the end, "
         f"whoever has strictly more {colour} influence (at least 1) takes its VP token, worth "
-        f"{trophies.get(colour, '?')} trophies, and every extra VP token beside it."
+        f"{trophies.get(colour, '?')} {'trophy' if trophies.get(colour) == '1' else 'trophies'}, and every extra VP "
+        "token beside it."
         for colour in config["colours"]  # type: ignore[attr-defined]
     }
 

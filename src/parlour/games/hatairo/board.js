@@ -5,10 +5,10 @@
 //
 // Clicks: a flag card, then where it goes (palette to gain it, atelier to reserve it, gallery to
 // complete it); a gallery cell to place the flag being completed; a motif, then its space; a
-// topography tile, then its column; a palette pigment to discard. Payments are buttons.
+// topography tile at set-up (its column is the leftmost still empty); a palette pigment to discard. Payments are buttons.
 
 import { call, gameData } from "/js/api.js";
-import { h, s, svg, target } from "/js/dom.js";
+import { h, plural, s, svg, target } from "/js/dom.js";
 
 const PIGMENT = { Red: "#d62828", Orange: "#f77f00", Yellow: "#fcbf49", Green: "#2a9d8f", Cyan: "#4cc9f0", Blue: "#1d4ed8", Black: "#222", Others: "#b5838d" };
 // A player's colour is drawn in a deep tone no pigment has, so "Red pays Red" never shows one colour twice.
@@ -60,9 +60,11 @@ function motifTile(design, x, y, key, w = 86, label) {
 }
 
 function drawMarket(view) {
-  const width = 16 + 5 * (CARD_W + 8) + 220;
   const rows = view.market;
-  const height = 30 + rows.length * (CARD_H + 10) + 10;
+  // The motif supply stands to the right of the longest row (six cards a row with four players).
+  const columns = Math.max(1, ...rows.map((row) => row.length));
+  const width = 16 + columns * (CARD_W + 8) + 220;
+  const height = Math.max(30 + rows.length * (CARD_H + 10) + 10, 52 + Math.ceil(view.motif_supply.length / 2) * 48 + 8);
   const parts = [s("rect", { x: 0, y: 0, width, height, rx: 12, fill: "#f7efe2" }),
     s("text", { x: 10, y: 20, "font-size": 13, fill: "#6f655b", text: `Market — take the rightmost card of a row · flag supply ${view.flag_supply} · ` },
       s("tspan", { "data-motion": "pigment-supply", text: `pigment supply ${view.pigment_supply}` }))];
@@ -71,7 +73,7 @@ function drawMarket(view) {
     parts.push(s("text", { x: 8, y: y + CARD_H / 2 + 4, "font-size": 11, fill: "#6f655b", text: `${r + 1}` }));
     row.forEach((name, i) => parts.push(flagCard(name, 20 + i * (CARD_W + 8), y, { dim: i !== row.length - 1 })));
   });
-  const mx = 20 + 5 * (CARD_W + 8);
+  const mx = 20 + columns * (CARD_W + 8);
   parts.push(s("text", { x: mx, y: 44, "font-size": 12, "font-weight": 700, text: `Motif supply (piles ${view.motif_piles.join(" / ")})` }));
   view.motif_supply.forEach((design, i) => parts.push(motifTile(design, mx + (i % 2) * 96, 52 + Math.floor(i / 2) * 48, `motif:${design}`, 90, `motif ${design}`)));
   const drawing = svg(width, height, "The market and the motif supply", ...parts);
@@ -113,7 +115,7 @@ function drawMat(view, player, context) {
     const tile = [s("rect", { x, y: ty, width: CARD_W, height: 26, rx: 5, fill: topo ? "#d8f3dc" : "#faf7f2", stroke: topo ? "#2d6a4f" : "#c9b99f", "stroke-dasharray": topo ? "" : "4 3" }),
       s("text", { x: x + CARD_W / 2, y: ty + 17, "text-anchor": "middle", "font-size": 11, fill: "#2d6a4f", text: topo || "topography" }),
       s("rect", { class: "hit", x: x - 2, y: ty - 2, width: CARD_W + 4, height: 30, rx: 6 })];
-    const drawn = own ? target(`tcol:${c}`, `topography under column ${c + 1}`, ...tile) : s("g", {}, ...tile);
+    const drawn = s("g", {}, s("title", { text: `topography under column ${c + 1}` }), ...tile);
     if (topo) drawn.dataset.info = `topo:${topo}`;
     parts.push(drawn);
   });
@@ -162,13 +164,13 @@ function drawHand(player) {
   const parts = hand.map((name, i) => flagCard(name, 6 + (i % perRow) * (CARD_W + 8), 6 + Math.floor(i / perRow) * (CARD_H + 8)));
   const drawing = svg(perRow * (CARD_W + 8) + 4, Math.ceil(hand.length / perRow) * (CARD_H + 8) + 6, "Your hand (set-up)", ...parts);
   drawing.classList.add("hand");
-  return h("div", { class: "hand-area" }, h("h4", {}, `Your hand (set-up): ${hand.length} cards`), drawing);
+  return h("div", { class: "hand-area" }, h("h4", {}, `Your hand (set-up): ${plural(hand.length, "card")}`), drawing);
 }
 
 // The engine calls a player by their colour (R28: Red, Yellow, Blue, Green in seat order), which
 // pigments share ("Red pays Red"): a sentence's subject is called by the player's name instead.
 const PLAYERS = ["Red", "Yellow", "Blue", "Green"];
-const SUBJECT = new RegExp(`\\b(${PLAYERS.join("|")}) (?=(?:pays|places|completes|keeps|lays|drafts|reveals|gains|reserves|starts|passes|discards)\\b)`, "g");
+const SUBJECT = new RegExp(`\\b(${PLAYERS.join("|")}) (?=(?:pays|places|completes|keeps|lays|drafts|reveals|gains|loses|reserves|starts|passes|discards|will)\\b)`, "g");
 
 export default {
   /** Players by name where the engine's words give their colour, never a pigment ("Ann pays Red"). */
@@ -195,6 +197,15 @@ export default {
     return name ? [`flag:${name}`] : [];
   },
 
+  /** The players' panel: flags completed, pigments held and flags in the atelier (the score comes
+   * from the view once the set-ups are revealed). */
+  panel(view, seat) {
+    const player = view.players[seat];
+    const items = [`${plural(player.flags_completed, "flag")} completed`];
+    if (player.pigments !== undefined) items.push(`${player.pigments}/10 pigments`, `${plural((player.atelier || []).length, "flag")} in the atelier`);
+    return { items };
+  },
+
   colour(view, seat) {
     return SEATS[view.players[seat].colour];
   },
@@ -208,13 +219,18 @@ export default {
     if (view.spending) notes.push(`Spending ${view.spending.n} ${view.spending.pigment}: palette flag cards leave the game, pigment cards return to the supply`);
     if (view.bonus_choice) notes.push(`Bonus pigments: ${view.bonus_choice.bonuses.join(", ")} (take ${view.bonus_choice.can_take})`);
     // A mat may scroll sideways on a phone: it is a focusable region, so a keyboard can scroll it too.
-    const mats = view.players.map((player) => h("div", { class: "mat", role: "region", tabindex: "0", "aria-label": `${context.names[player.seat]}'s mat` },
-      h("h3", { class: "seat-title", style: `--seat:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${player.flags_completed} flags`),
-      drawHand(player), drawMat(view, player, context)));
+    const mat = (player) => h("div", { class: "mat", role: "region", tabindex: "0", "aria-label": `${context.names[player.seat]}'s mat` },
+      h("h3", { class: "seat-title", style: `--seat:${SEATS[player.colour]}` }, `${context.names[player.seat]} — ${player.colour}${player.seat === context.seat ? " — you" : ""} · ${plural(player.flags_completed, "flag")} completed`),
+      drawHand(player), drawMat(view, player, context));
+    // One's own mat comes first, at full size; the rivals' mats, which hold nothing to click, side by
+    // side and smaller, so that a table of three or four stays a page one can take in.
+    const own = view.players.filter((player) => player.seat === context.seat);
+    const rivals = view.players.filter((player) => player.seat !== context.seat);
     return h("div", { class: "hatairo" },
       h("p", { class: "muted" }, `Phase: ${view.phase}${view.end_triggered_by >= 0 ? ` · the end is triggered by ${context.names[view.end_triggered_by]}` : ""}`),
       notes.length ? h("p", { class: "turn" }, notes.join(" · ")) : null,
-      drawMarket(view), h("div", { class: "mats" }, ...mats));
+      drawMarket(view), h("div", { class: "mats" }, ...own.map(mat)),
+      rivals.length ? h("div", { class: `mats rivals${own.length ? "" : " watched"}` }, ...rivals.map(mat)) : null);
   },
 
   keys(action) {
@@ -223,7 +239,8 @@ export default {
       case "keep_atelier": case "reserve": return [`flag:${action.flag}`, "area:atelier"];
       case "draft": case "complete": return [`flag:${action.flag}`];
       case "place": return [`cell:${action.row}:${action.column}`];
-      case "topography": return [`topo:${action.topography}`, `tcol:${action.column}`];
+      // The set-up fills the columns from the left: the column is never a choice.
+      case "topography": return [`topo:${action.topography}`];
       case "motif": return [`motif:${action.motif}`, `space:${action.space}`];
       case "discard": return [`pig:${action.pigment}`];
       default: return [];
@@ -236,7 +253,6 @@ export default {
     if (kind === "area") return `your ${a}`;
     if (kind === "cell") return `gallery row ${Number(a) + 1} column ${Number(b) + 1}`;
     if (kind === "topo") return `the ${a} topography tile`;
-    if (kind === "tcol") return `under column ${Number(a) + 1}`;
     if (kind === "motif") return `the ${a} motif`;
     if (kind === "space") return `motif space ${Number(a) + 1}`;
     if (kind === "pig") return `a ${a} pigment`;
@@ -247,7 +263,7 @@ export default {
     const kinds = new Set(legal.map((a) => a.kind));
     if (kinds.has("keep_palette")) return "click a flag of your hand, then your palette or your atelier.";
     if (kinds.has("draft")) return "draft a flag from your hand.";
-    if (kinds.has("topography")) return "choose a topography tile, then the column it goes under.";
+    if (kinds.has("topography")) return `choose the topography tile for column ${legal.find((a) => a.kind === "topography").column + 1} (the columns fill from the left).`;
     if (kinds.has("place")) return "click the gallery cell for the flag.";
     if (kinds.has("pay") || kinds.has("pay_pair") || kinds.has("spare") || kinds.has("spare_lost")) return "choose how to pay the flag's pigments.";
     if (kinds.has("cards")) return "choose how many of the pigments spent are palette flag cards (the rest are pigment cards).";

@@ -129,11 +129,11 @@ class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one
             self._choose_cell(board, a, events)
         elif kind == SPARE:
             self.remaining[a] -= 1
-            events.append(self._event("spare", f"the spare pigment pays {COLOURS[a]}", slot=a))
+            events.append(self._event("spare", f"{self._who(seat)} pays {COLOURS[a]} with the spare pigment", slot=a))
             self.phase = PAY
             self._advance_payment(board, events)
         elif kind == SPARE_LOST:
-            events.append(self._event("spare_lost", "the spare pigment is lost"))
+            events.append(self._event("spare_lost", f"{self._who(seat)} loses the spare pigment"))
             self.phase = PAY
             self._advance_payment(board, events)
         elif kind == DISCARD:

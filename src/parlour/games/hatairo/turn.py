@@ -170,11 +170,12 @@ class Turn(Motif):
                 self.remaining, board.palette, colour, board.as_any, board.any_as, board.three, self.waste
             )
             if targets == [payment.LOST]:
-                events.append(self._event("spare_lost", "the spare pigment is lost"))
+                events.append(self._event("spare_lost", f"{self._who(self.to_move)} loses the spare pigment"))
                 self.phase = PAY
             elif len(targets) == 1:
                 self.remaining[targets[0]] -= 1
-                events.append(self._event("spare", f"the spare pigment pays {COLOURS[targets[0]]}", slot=targets[0]))
+                text = f"{self._who(self.to_move)} pays {COLOURS[targets[0]]} with the spare pigment"
+                events.append(self._event("spare", text, slot=targets[0]))
                 self.phase = PAY
             else:
                 return
@@ -297,7 +298,8 @@ class Turn(Motif):
     def _gain_bonus(self, board: Board, colour: int, events: list[Event]) -> None:
         board.take_pigment_card(colour)
         self.pigment_supply -= 1
-        events.append(self._event("bonus", f"bonus pigment: {COLOURS[colour]}", pigment=colour))
+        text = f"{self._who(self.to_move)} gains a bonus {COLOURS[colour]} pigment"
+        events.append(self._event("bonus", text, pigment=colour))
 
     def _take_bonus(self, board: Board, colour: int, events: list[Event]) -> None:
         self.bonuses.remove(colour)
@@ -359,7 +361,7 @@ class Turn(Motif):
     def _next_turn(self, events: list[Event]) -> None:
         if self._is_dead_end():
             self.dead_end = True
-            events.append(self._event("dead_end", "no flag can be placed any more: the game ends (R61)"))
+            events.append(self._event("dead_end", "no flag can be placed any more: the game ends"))
             self._game_over(events)
             return
         self.active = (self.active + 1) % self.game.num_players

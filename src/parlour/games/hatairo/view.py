@@ -109,6 +109,10 @@ def state_view(state: HatairoState, seat: int | None) -> dict[str, Any]:
         view["spending"] = {"pigment": COLOURS[colour], "n": 1 if unit == DISCARDING else unit + 1}
     if state.bonuses:
         view["bonus_choice"] = {"bonuses": [COLOURS[c] for c in state.bonuses], "can_take": state.bonus_count}
+    if state.revealed:
+        # Once the set-ups are revealed, everything a score counts is on the table: the score as it
+        # stands, for the players' panel.
+        view["scores_now"] = [score.to_json() for score in state.scores()]
     if state.phase == OVER:
         view["scores"] = [score.to_json() for score in state.scores()]
         view["winners"] = state.winners()

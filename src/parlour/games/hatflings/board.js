@@ -5,7 +5,7 @@
 // edge halfling, to push the line in); one of your halflings, then where it jumps; a square for a
 // scenery object, a puddle or the pig.
 
-import { h, s, svg, target } from "/js/dom.js";
+import { h, plural, s, svg, target } from "/js/dom.js";
 
 const SIZE = 64;
 const MARGIN = 24;
@@ -14,10 +14,12 @@ const HAT = { yellow: "#e7b416", purple: "#7b3fa0" };
 const KIND_MARK = { normal: "", joker: "J", "spent joker": "j", cheating: "C", firebug: "F", clumsy: "K", greedy: "G", stilts: "S" };
 const OBJECT_COLOUR = { tree: "#3a7d44", column: "#9aa0a6", box: "#a47148", barrel: "#8b5a2b" };
 
-function xy(square) {
+/** A square's corner on the drawing. The floor is seen from the viewer's side: the second captain's
+ * home rank (6) is at the bottom for her, files running f to a from her left. */
+function xy(square, turned) {
   const file = FILES.indexOf(square[0]);
   const rank = Number(square.slice(1));
-  return [MARGIN + file * SIZE, MARGIN + (6 - rank) * SIZE];
+  return turned ? [MARGIN + (5 - file) * SIZE, MARGIN + (rank - 1) * SIZE] : [MARGIN + file * SIZE, MARGIN + (6 - rank) * SIZE];
 }
 
 function hatColour(view, seat) {
@@ -79,7 +81,7 @@ function explained(info, node) {
   return node;
 }
 
-function drawFloor(view) {
+function drawFloor(view, turned) {
   const width = MARGIN * 2 + SIZE * 6;
   const parts = [s("rect", { x: 0, y: 0, width, height: width, fill: "#e9dcc4", rx: 12 })];
   const zones = {};
@@ -87,7 +89,7 @@ function drawFloor(view) {
   for (let rank = 6; rank >= 1; rank--) {
     for (const file of FILES) {
       const square = `${file}${rank}`;
-      const [x, y] = xy(square);
+      const [x, y] = xy(square, turned);
       const dark = (FILES.indexOf(file) + rank) % 2 === 0;
       const entry = view.squares[square] || {};
       const zone = zones[square];
@@ -102,8 +104,8 @@ function drawFloor(view) {
     }
   }
   for (let i = 0; i < 6; i++) {
-    parts.push(s("text", { x: MARGIN + i * SIZE + SIZE / 2, y: width - 6, "text-anchor": "middle", "font-size": 13, fill: "#6f655b", text: FILES[i] }));
-    parts.push(s("text", { x: 10, y: MARGIN + i * SIZE + SIZE / 2 + 4, "text-anchor": "middle", "font-size": 13, fill: "#6f655b", text: String(6 - i) }));
+    parts.push(s("text", { x: MARGIN + i * SIZE + SIZE / 2, y: width - 6, "text-anchor": "middle", "font-size": 13, fill: "#6f655b", text: FILES[turned ? 5 - i : i] }));
+    parts.push(s("text", { x: 10, y: MARGIN + i * SIZE + SIZE / 2 + 4, "text-anchor": "middle", "font-size": 13, fill: "#6f655b", text: String(turned ? i + 1 : 6 - i) }));
   }
   return svg(width, width, "The dance floor", ...parts);
 }
@@ -165,7 +167,7 @@ function repetitionNote(view) {
   if (!seen || seen < 2 || !REPETITION_LIMIT) return null;
   const left = REPETITION_LIMIT - seen;
   const when = left <= 0 ? "the dance ends now" : left === 1 ? "once more and the dance ends" : `${left} more times and the dance ends`;
-  return h("p", { class: "note", id: "repetition" }, `This position has come up ${seen} times: ${when} (repetition, R25).`);
+  return h("p", { class: "note", id: "repetition" }, `This position has come up ${seen} times: ${when} (a position repeated that often ends the dance).`);
 }
 
 export default {
@@ -175,6 +177,32 @@ export default {
   prepare(summary) {
     const limit = summary.options && summary.options.repetition_limit;
     REPETITION_LIMIT = typeof limit === "number" ? limit : 3;
+  },
+
+  /** A captain by name where the engine's sentence names her by her hat colour ("yellow places a
+   * normal halfling at b1" reads "Ann places…"); a hat's colour stays a colour ("now wears a purple hat"). */
+  phrase(text, names) {
+    if (!names) return text;
+    const colours = Object.keys(HAT); // the first captain wears yellow, the second purple
+    const who = (colour) => names[colours.indexOf(colour.toLowerCase())] || colour;
+    return text
+      .replace(/^(yellow|purple) (places|cannot) /i, (_, colour, verb) => `${who(colour)} ${verb} `)
+      .replace(/^(yellow|purple) (.+?) jumps from /i, (_, colour, kind) => `${who(colour)}'s ${kind} halfling jumps from `)
+      .replace(/^(yellow|purple)'s /i, (_, colour) => `${who(colour)}'s `)
+      .replace(/\b(yellow|purple) wins\b/i, (_, colour) => `${who(colour)} wins`);
+  },
+
+  /** The players' panel: hats of the captain's colour on the floor (the score), the special
+   * halflings still in her pool; the general pool is shared. */
+  panel(view, seat) {
+    const hats = (view.hats || [])[seat] ?? 0;
+    const zone = (view.in_rival_start_zone || [])[seat] ?? 0;
+    const specials = (view.special_pools || [])[seat] || [];
+    return {
+      score: hats,
+      breakdown: { "hats of her colour on the floor": hats, "in the rival's start zone (breaks a tie)": zone },
+      items: [`${plural(specials.length, "special halfling")} in her pool`, `${plural(view.general_pool ?? 0, "normal halfling")} in the shared pool`],
+    };
   },
 
   colour(view, seat) {
@@ -190,10 +218,10 @@ export default {
     // The general pool once, shared by both; each captain's own special halflings under their name.
     const pools = h("div", { class: "strip pools" },
       h("figure", { class: "pool" }, h("figcaption", {}, "General pool (shared)"), drawGeneralPool(view)),
-      ...[0, 1].map((seat) => h("figure", { class: "pool" },
+      ...(context.seat === 1 ? [1, 0] : [0, 1]).map((seat) => h("figure", { class: "pool" },
         h("figcaption", {}, `${context.names[seat]}'s special halflings (${view.colours[seat]})`), drawPools(view, seat))));
     const supply = view.objects_in_supply && (view.phase === "scene") ? h("div", { class: "strip" }, h("strong", {}, "Scenery to place:"), drawSupply(view)) : null;
-    return h("div", { class: "hatflings" }, repetitionNote(view), h("div", { style: "max-width:560px;margin:auto" }, drawFloor(view)), supply, pools, info);
+    return h("div", { class: "hatflings" }, repetitionNote(view), h("div", { style: "max-width:560px;margin:auto" }, drawFloor(view, context.seat === 1)), supply, pools, info);
   },
 
   keys(action) {

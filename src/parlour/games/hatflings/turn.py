@@ -169,7 +169,8 @@ class Dance(HatflingsPosition):
         events = [
             Event(
                 "push",
-                f"{self._colour(c)}'s greedy halfling pushes in at {NAMES[entry]}, moving {length} halfling(s)",
+                f"{self._colour(c)}'s greedy halfling pushes in at {NAMES[entry]}, "
+                f"moving {length} halfling{'' if length == 1 else 's'}",
                 {"seat": c, "square": NAMES[entry], "moved": [NAMES[s] for s in line[:length]]},
             )
         ]

@@ -8,7 +8,7 @@
 // spots for the fleet powers. Trading, paying and ending steps are buttons.
 
 import { gameData } from "/js/api.js";
-import { cap, h, s, svg, target } from "/js/dom.js";
+import { cap, h, plural, s, svg, target } from "/js/dom.js";
 
 const UNIT = 46;
 const BOAT = { bamboo: "#5aa832", wood: "#8b5a2b", stone: "#555", clay: "#c8553d", gold: "#e0b000" };
@@ -35,6 +35,25 @@ function spotName(id) {
 let TILES = {};
 let FLEET = {};
 let PRICES = {};
+// The steps of a fleet power (the view's phase names): while one of them is on, the power is in use.
+const POWER_STEPS = ["swap culture tokens", "place sacred ground", "move a boat", "reserve a building", "swap boats", "remove a boat", "preview buildings"];
+
+/** A fleet tile's power in words, without the data file's pointer for maintainers ("see rules.md 9"). */
+function powerText(fleet) {
+  return (fleet.power_text || "").replace(/\s*\(see rules\.md[^)]*\)/, "");
+}
+
+/** What a building tile needs, in words ("2 wood + 1 stone"). */
+function tileCost(tile) {
+  return RESOURCES.filter((r) => Number(tile[r])).map((r) => `${tile[r]} ${r}`).join(" + ");
+}
+
+/** A building tile by what it is, never by its code (B04, P07): "the standard building (1 PP, 2 wood)". */
+function tileName(id) {
+  const tile = TILES[id];
+  if (!tile) return "a building tile";
+  return `the ${tile.type === "standard" ? "standard building" : tile.type} (${tile.pp} PP, ${tileCost(tile)})`;
+}
 
 function hexPoints(cx, cy, r) {
   const points = [];
@@ -78,7 +97,7 @@ function drawBoard(view) {
     piece.push(building(here.building, cx, cy + (here.token ? 12 : 0)));
     piece.push(s("text", { x: cx, y: cy + UNIT * 0.62, "text-anchor": "middle", "font-size": 9, fill: "#3d5a2a", text: String(Number(island.id.slice(1))) }));
     piece.push(s("polygon", { class: "hit", points: hexPoints(cx, cy, UNIT * 0.74) }));
-    const words = [islandName(island.id), here.mountain ? "mountain" : null, here.token ? `${here.token} culture token` : null, here.building ? `${here.building}${here.tile ? ` (${here.tile})` : ""}` : null].filter(Boolean).join(", ");
+    const words = [islandName(island.id), here.mountain ? "mountain" : null, here.token ? `${here.token} culture token` : null, here.building ? (here.tile && TILES[here.tile] ? tileName(here.tile).replace(/^the /, "") : here.building) : null].filter(Boolean).join(", ");
     parts.push(target(`isl:${island.id}`, words, ...piece));
   }
   const entries = new Set(BOARD.meta.entry_spots);
@@ -112,10 +131,10 @@ function costDots(tile, x, y) {
 function tileCard(id, x, y, key) {
   const tile = TILES[id] || {};
   const parts = [s("rect", { x, y, width: 86, height: 62, rx: 7, fill: tile.type === "standard" ? "#fff" : "#fff4e6", stroke: "#8a7f72" }),
-    s("text", { x: x + 6, y: y + 15, "font-size": 11, "font-weight": 700, text: `${id} · ${tile.pp ?? "?"} PP` }),
+    s("text", { x: x + 6, y: y + 15, "font-size": 11, "font-weight": 700, text: `${tile.pp ?? "?"} PP` }),
     s("text", { x: x + 6, y: y + 30, "font-size": 10, fill: "#6f655b", text: tile.type || "" }),
     ...costDots(tile, x, y + 46), s("rect", { class: "hit", x: x - 2, y: y - 2, width: 90, height: 66, rx: 8 })];
-  const words = `building ${id}: ${tile.type}, ${tile.pp} PP, needs ${RESOURCES.filter((r) => Number(tile[r])).map((r) => `${tile[r]} ${r}`).join(", ")}`;
+  const words = `${cap(tileName(id).replace(/^the /, ""))}: needs ${tileCost(tile)}`;
   // A building tile slides from the row (or the reserve) to where it is built, and turns over in the row.
   return moving(key ? target(key, words, ...parts) : s("g", {}, s("title", { text: words }), ...parts), `bldg:${id}`, id);
 }
@@ -140,7 +159,7 @@ function drawTracks(view) {
       s("text", { x: x + 27, y: 50, "text-anchor": "middle", "font-size": slot.tile === null && slot.face_up ? 11 : 18, "font-weight": 700, fill: taken || slot.face_up === true && slot.tile === null ? "#868e96" : "#212529", text: slot.tile ?? (slot.face_up ? "taken" : "?") }),
       ...(slot.tile !== null ? costDots(fleet, x - 2, 68) : []),
       s("rect", { class: "hit", x: x - 2, y: 22, width: 58, height: 58, rx: 7 })];
-    const words = slot.tile === null ? `fleet position ${slot.position}: ${slot.face_up ? "its tile was taken this round" : "face down"}` : `fleet tile ${slot.tile}: ${fleet.power_text || ""}`;
+    const words = slot.tile === null ? `fleet position ${slot.position}: ${slot.face_up ? "its tile was taken this round" : "face down"}` : `fleet tile ${slot.tile}: ${powerText(fleet)}`;
     // A fleet position turns over when its tile is revealed or taken.
     const drawn = slot.tile === null ? s("g", {}, s("title", { text: words }), ...piece) : target(`fleet:${slot.tile}`, words, ...piece);
     parts.push(moving(drawn, `fleet:${slot.position}`, slot.tile === null ? (slot.face_up ? "taken" : "down") : `${slot.tile}${taken ? " taken" : ""}`));
@@ -155,10 +174,10 @@ function drawTracks(view) {
       return;
     }
     // A specialist turns over where it is dealt and travels to the mat of the player who recruits it.
-    parts.push(moving(target(`spec:${entry.specialist}`, `${entry.specialist} (${entry.coins} coins on it)`,
+    parts.push(moving(target(`spec:${entry.specialist}`, `${entry.specialist} (${plural(entry.coins, "coin")} on it)`,
       s("rect", { x, y: 204, width: 114, height: 44, rx: 7, fill: "#f3f0ff", stroke: "#7048e8" }),
       s("text", { x: x + 57, y: 222, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: entry.specialist }),
-      s("text", { x: x + 57, y: 239, "text-anchor": "middle", "font-size": 10, fill: "#6f655b", text: `${entry.coins} coins` }),
+      s("text", { x: x + 57, y: 239, "text-anchor": "middle", "font-size": 10, fill: "#6f655b", text: plural(entry.coins, "coin") }),
       s("rect", { class: "hit", x: x - 2, y: 202, width: 118, height: 48, rx: 8 })), `spec:${entry.specialist}`, entry.specialist));
   });
   const drawing = svg(Math.max(width, 5 * 120 + 16), 256, "Fleet track, building row and specialists", ...parts);
@@ -194,11 +213,21 @@ function drawMat(mat, seat, context) {
   };
   return h("div", { class: "mat" },
     h("h3", { class: "seat-title", style: `--seat:${PLAYER[mat.colour]}` }, `${context.names[seat]} — ${mat.colour}${seat === context.seat ? " — you" : ""}`),
-    h("p", {}, `${mat.coins} coins · ${mat.pp_tokens} PP tokens · ${mat.buildings_left} buildings left · ${mat.discarded} boats discarded`),
+    h("p", {}, `${plural(mat.coins, "coin")} · ${plural(mat.pp_tokens, "PP token")} · ${plural(mat.buildings_left, "building")} left · ${plural(mat.discarded, "boat")} discarded`),
     h("p", {}, "Culture: ", ...(culture.length ? culture : ["none"]), " · Harbour: ", ...(harbour.length ? harbour : ["empty"])),
     h("p", {}, "Specialists: ", ...(mat.specialists.length ? mat.specialists.map((name, i) => h("span", { "data-info": `spec:${name}`, "data-motion": `spec:${name}`, class: "named" }, i ? `, ${name}` : name)) : ["none"])),
     mat.built.length ? h("div", { class: "strip" }, h("small", {}, "Built:"), tiles(mat.built, "Built buildings", false)) : null,
     mat.reserved.length ? h("div", { class: "strip" }, h("small", {}, "Reserved (may be built later):"), tiles(mat.reserved, "Reserved buildings", true)) : null);
+}
+
+/** The building tiles the preview power let this seat look at, drawn as tiles to click: one, then
+ * the row tile it replaces (or, once the row is settled, the next one to put back on the deck). */
+function drawPreview(view) {
+  const seen = view.turn && Array.isArray(view.turn.preview) ? view.turn.preview : [];
+  if (!seen.length) return null;
+  const drawing = svg(seen.length * 94 + 6, 70, "Building tiles you looked at", ...seen.map((id, i) => tileCard(id, 4 + i * 94, 4, `peek:${id}`)));
+  drawing.classList.add("tiles");
+  return h("div", { class: "strip", id: "preview" }, h("strong", {}, "Building tiles you looked at (from the top of the deck):"), drawing);
 }
 
 /** What the seat knows of the building deck's hidden top: tiles another player's preview put back
@@ -207,7 +236,7 @@ function deckNote(view) {
   const near = view.deck_known_within || [];
   const top = view.known_deck_top || [];
   if (!near.length && !top.length) return null;
-  const name = (id) => (TILES[id] ? `${id} (${TILES[id].type === "standard" ? "standard building" : TILES[id].type}, ${TILES[id].pp} PP)` : id);
+  const name = tileName;
   const parts = [];
   if (top.length) parts.push(`you saw the top of the building deck: ${top.map(name).join(", ")} (top first)`);
   for (const fact of near) parts.push(`${name(fact.tile)} lies within the building deck's top ${fact.within}`);
@@ -220,8 +249,9 @@ function powerNote(view, context) {
   if (!turn.fleet_tile || turn.seat === null || turn.seat === undefined) return null;
   const fleet = FLEET[turn.fleet_tile] || {};
   const who = turn.seat === context.seat ? "Your" : `${context.names[turn.seat]}'s`;
-  const state = turn.power_available ? "not used yet" : "used or no longer available";
-  return h("p", { class: "note", id: "fleet-power" }, `${who} fleet tile ${turn.fleet_tile}: ${(fleet.power_text || "no power").replace(/\s*\(see rules\.md[^)]*\)/, "")} (${state})`);
+  const using = POWER_STEPS.some((step) => String(turn.phase || "").startsWith(step));
+  const state = using ? "in use now" : turn.power_available ? "not used yet" : "used or no longer available";
+  return h("p", { class: "note", id: "fleet-power" }, `${who} fleet tile ${turn.fleet_tile}: ${powerText(fleet) || "no power"} (${state})`);
 }
 
 export default {
@@ -236,6 +266,12 @@ export default {
     FLEET = Object.fromEntries(fleet.map((t) => [Number(t.number), t]));
   },
 
+  /** The players' panel: coins, PP tokens, buildings still to build and specialists. */
+  panel(view, seat) {
+    const mat = view.mats[seat];
+    return { items: [plural(mat.coins, "coin"), plural(mat.pp_tokens, "PP token"), `${plural(mat.buildings_left, "building")} left`, plural(mat.specialists.length, "specialist")] };
+  },
+
   colour(view, seat) {
     return PLAYER[view.mats[seat].colour];
   },
@@ -244,8 +280,9 @@ export default {
    * spot called so, a fleet power by what it does (not its key, as in "fleet tile 6: move_boat"). */
   phrase(text) {
     return text
-      .replace(/(fleet tile (\d+)): [a-z]+(?:_[a-z]+)+/g, (words, head, n) => (FLEET[Number(n)] ? `${head} (${FLEET[Number(n)].power_text.replace(/\s*\(see rules\.md[^)]*\)/, "")})` : words))
-      .replace(/\b([BP]\d\d)\b/g, (code) => (TILES[code] ? `${code} (${TILES[code].type === "standard" ? "standard building" : TILES[code].type}, ${TILES[code].pp} PP)` : code))
+      .replace(/(fleet tile (\d+)): [a-z]+(?:_[a-z]+)+/g, (words, head, n) => (FLEET[Number(n)] ? `${head} (${powerText(FLEET[Number(n)])})` : words))
+      // A tile's code, and the kind and PP the engine may give after it, become the tile's name.
+      .replace(/\b(?:the )?([BP]\d\d)\b(?: \([a-z ]+, \d+ PP\))?/g, (words, code) => (TILES[code] ? tileName(code) : words))
       .replace(/(?:\bisland )?\b(I\d\d)\b/g, (_, id) => islandName(id))
       .replace(/(?:\bspot )?\b(S\d\d\d)\b/g, (_, id) => spotName(id));
   },
@@ -258,8 +295,8 @@ export default {
   /** A move button's words: a trade says its price (the mat's prices, trade_prices.csv). */
   label(action) {
     const price = PRICES[action.resource];
-    if (action.kind === "buy" && price) return `Buy ${action.resource} · ${price.buy_price} coins`;
-    if (action.kind === "sell" && price) return `Sell ${action.resource} · +${price.sell_price} coin${price.sell_price === "1" ? "" : "s"}`;
+    if (action.kind === "buy" && price) return `Buy ${action.resource} · ${plural(price.buy_price, "coin")}`;
+    if (action.kind === "sell" && price) return `Sell ${action.resource} · +${plural(price.sell_price, "coin")}`;
     return this.phrase(action.label);
   },
 
@@ -273,9 +310,11 @@ export default {
       h("p", { class: "muted" }, `Round ${view.round} · turn order ${order} · phase: ${turn.phase || "–"}${turn.fleet_tile ? ` · fleet tile ${turn.fleet_tile}` : ""} · reserve ${RESOURCES.map((r) => `${r} ${view.reserve[r]}`).join(", ")} · sacred ground ${view.sacred_ground_left}${view.end_reason ? ` · ended: ${view.end_reason}` : ""}`),
       powerNote(view, context),
       deckNote(view),
+      drawPreview(view),
       hand ? h("div", { class: "strip" }, h("strong", {}, { "place boats": "Boats to place:", trade: "Boats in hand (placed after trading):" }[turn.phase] || "Boats left in hand:"), hand) : null,
       drawBoard(view), drawTracks(view),
-      h("div", { class: "mats" }, ...view.mats.map((mat, seat) => drawMat(mat, seat, context))));
+      // One's own mat first (the one played from), then the others in seat order.
+      h("div", { class: "mats" }, ...view.mats.map((mat, seat) => [mat, seat]).sort(([, a], [, b]) => (b === context.seat) - (a === context.seat)).map(([mat, seat]) => drawMat(mat, seat, context))));
   },
 
   keys(action) {
@@ -286,6 +325,8 @@ export default {
       case "build": return [`bldg:${action.tile}`, `isl:${action.island}`];
       case "reserve": return [`bldg:${action.tile}`];
       case "recruit": return [`spec:${action.specialist}`];
+      case "preview_swap": return [`peek:${action.tile}`, `bldg:${action.row_tile}`];
+      case "preview_return": return [`peek:${action.tile}`];
       case "move_from": case "move_to": case "swap_boat_from": case "swap_boat_to": case "remove_boat": return [`spot:${action.spot}`];
       default: return [];
     }
@@ -304,7 +345,8 @@ export default {
     const [kind, value] = key.split(":");
     if (kind === "isl") return islandName(value);
     if (kind === "spot") return spotName(value);
-    const words = { fleet: "fleet tile", boat: "a boat:", bldg: "building", spec: "the specialist" };
+    if (kind === "bldg" || kind === "peek") return tileName(value);
+    const words = { fleet: "fleet tile", boat: "a boat:", spec: "the specialist" };
     return `${words[kind] || kind} ${value}`;
   },
 
@@ -331,7 +373,8 @@ export default {
     if (kinds.has("move_to")) return "fleet power: click the spot it moves to.";
     if (kinds.has("swap_boat_from") || kinds.has("swap_boat_to")) return "fleet power: click the boats to swap.";
     if (kinds.has("remove_boat")) return "fleet power: click the boat to remove.";
-    if (kinds.has("preview_swap") || kinds.has("preview_keep") || kinds.has("preview_return")) return "fleet power: choose what to do with the building tiles you looked at.";
+    if (kinds.has("preview_swap") || kinds.has("preview_keep")) return "fleet power: click a building tile you looked at, then the tile of the row it replaces, or leave the row as it is.";
+    if (kinds.has("preview_return")) return "fleet power: click the building tile to put back on top of the deck next (the last one put back is the top).";
     if (kinds.has("end_turn")) return "end your turn.";
     return "choose a move.";
   },

@@ -140,7 +140,7 @@ class Building(Recruit):
             self.pp_tokens[seat] += pp
             self.coins[seat] += coins
             data["pp_tokens"], data["coins"] = pp, coins
-            text += f": +{pp} PP tokens, +{coins} coins"
+            text += f": +{pp} PP token{'' if pp == 1 else 's'}, +{coins} coin{'' if coins == 1 else 's'}"
             if self.pieces[seat] == 0:
                 self.end_a = True  # trigger A: the round is played out, then scoring (R23)
         else:

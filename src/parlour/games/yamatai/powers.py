@@ -108,7 +108,8 @@ def start(state: YamataiState) -> list[Event]:
         amount = int(tile.params["amount"])
         state.coins[seat] += amount
         state.power_ready = False
-        return [Event("power", f"{state._who()} takes {amount} coins (fleet tile {state.tile})", {"seat": seat})]
+        text = f"{state._who()} takes {amount} coin{'' if amount == 1 else 's'} (fleet tile {state.tile})"
+        return [Event("power", text, {"seat": seat})]
     if power == "gain_prestige_token":
         amount = int(tile.params["amount"])
         state.pp_tokens[seat] += amount

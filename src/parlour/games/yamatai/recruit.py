@@ -111,7 +111,7 @@ class Recruit(YamataiPosition):
         return [
             Event(
                 "recruit",
-                f"{self._who()} recruits the {name} and takes {coins} coins",
+                f"{self._who()} recruits the {name} and takes {coins} coin{'' if coins == 1 else 's'}",
                 {"seat": seat, "specialist": name, "coins": coins},
             )
         ]

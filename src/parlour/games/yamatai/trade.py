@@ -64,7 +64,7 @@ class Trade(Placement):
             self.reserve[c] += 1  # a sold boat returns to the reserve (R45e)
             self.hand[c] -= 1
             verb = "sells"
-        text = f"{self._who()} {verb} a {RESOURCES[c]} boat for {price} coins"
+        text = f"{self._who()} {verb} a {RESOURCES[c]} boat for {price} coin{'' if price == 1 else 's'}"
         return [Event("trade", text, {"seat": seat, "resource": RESOURCES[c], "price": price})]
 
     def _end_trade(self) -> list[Event]:

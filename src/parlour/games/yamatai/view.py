@@ -146,6 +146,9 @@ def observe(state: YamataiState, seat: int | None) -> dict[str, Any]:
         known = state.known_top[seat]
         result["known_deck_top"] = [codes[t] for t in reversed(state.deck[len(state.deck) - known :])]
     result["deck_known_within"] = [{"tile": codes[t], "within": depth} for t, depth in known_near_top(state, seat)]
+    # Coins, PP, buildings, specialists, culture tokens and boats are all in view: the score as it
+    # stands, for the players' panel.
+    result["scores_now"] = [score.to_json() for score in state.scores()]
     if state.phase == OVER:
         result["scores"] = [score.to_json() for score in state.scores()]
         result["winners"] = state.winners()

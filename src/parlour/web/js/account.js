@@ -2,7 +2,7 @@
 // password, sign out here or everywhere. Guests need none of it: seat tokens keep working.
 
 import { call, setCsrf } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, plural } from "./dom.js";
 
 let current = null;
 
@@ -70,7 +70,7 @@ function passwordForm() {
         method: "POST",
         body: { password: form.querySelector("#old-password").value, new_password: form.querySelector("#new-password").value },
       });
-      status.textContent = `Password changed; ${answer.signed_out} other session(s) signed out.`;
+      status.textContent = `Password changed; ${plural(answer.signed_out, "other session")} signed out.`;
       status.classList.remove("error");
       form.reset();
     } catch (error) {

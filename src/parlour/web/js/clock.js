@@ -61,8 +61,10 @@ export function modeFields() {
 
 /** The table page's clock line: refreshed after every move, counting down every second. */
 export class ClockLine {
-  constructor(tableId) {
+  /** `seat`: the seat this page plays (spoken to as "you"), or null for a spectator. */
+  constructor(tableId, seat = null) {
     this.tableId = tableId;
+    this.seat = seat;
     this.element = h("p", { class: "clock", id: "clock", hidden: true });
     this.clock = null;
     this.timer = setInterval(() => this.show(), 1000);
@@ -88,15 +90,15 @@ export class ClockLine {
       return;
     }
     this.element.hidden = false;
-    const then = clock.on_timeout === "forfeit" ? "then the seat is forfeited to a bot" : "then a bot plays the turn";
-    // Seats by name (a bot by its kind), never by number.
-    const name = (i) => seatNames(this.seats)[i] || "a free seat";
+    const yours = clock.to_move === this.seat && this.seat !== null;
+    const then = clock.on_timeout === "forfeit" ? `then ${yours ? "your" : "the"} seat is forfeited to a bot` : `then a bot plays ${yours ? "your" : "the"} turn`;
+    // Seats by name (a bot by its kind), never by number; this page's own seat is "you".
+    const name = (i) => (i === this.seat ? "you" : seatNames(this.seats)[i] || "a free seat");
     if (clock.time_banks) return this.showBanks(clock, name, then);
     let text = `Turn-based: ${duration(clock.move_seconds)} per move`;
     if (clock.seconds_left !== null) {
       const left = clock.seconds_left - (Date.now() - this.fetchedAt) / 1000;
-      const who = name(clock.to_move);
-      text += ` — ${who} has ${duration(left)} left (${then}).`;
+      text += ` — ${yours ? "you have" : `${name(clock.to_move)} has`} ${duration(left)} left (${then}).`;
       this.element.dataset.toMove = String(clock.to_move);
     } else {
       text += ".";
@@ -109,7 +111,8 @@ export class ClockLine {
     const spent = (Date.now() - this.fetchedAt) / 1000;
     const banks = clock.time_banks.map((left, i) => {
       const now = clock.seconds_left !== null && i === clock.to_move ? clock.seconds_left - spent : left;
-      return `${name(i)} ${duration(now)}`;
+      const who = name(i);
+      return `${who.charAt(0).toUpperCase()}${who.slice(1)} ${duration(now)}`;
     });
     this.element.textContent = `Time banks: ${banks.join(" · ")} (${then} when one runs out).`;
     if (clock.to_move !== null) this.element.dataset.toMove = String(clock.to_move);

@@ -21,6 +21,11 @@ export function h(tag, attrs = {}, ...children) {
   return fill(document.createElement(tag), attrs, children);
 }
 
+/** "1 coin", "3 coins": a count with its noun, singular for exactly one (`many` for an irregular plural). */
+export function plural(count, one, many = `${one}s`) {
+  return `${count} ${Number(count) === 1 ? one : many}`;
+}
+
 /** An SVG element: s("rect", {x: 0, y: 0, width: 10, height: 10}). */
 export function s(tag, attrs = {}, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);

@@ -3,6 +3,7 @@
 // numbers in the game's reasons turned into links to the rules, and seats called by their names.
 
 import { call } from "./api.js";
+import { botName } from "./bots.js";
 import { h, s } from "./dom.js";
 import { openRules } from "./rules.js";
 
@@ -51,35 +52,25 @@ export function annotate(root, words) {
   }
 }
 
-/** Names for the seats, never their numbers: a person's name, else the bot's kind ("random bot"),
+/** Names for the seats, never their numbers: a person's name, else the bot's name ("Random bot"),
  * with a count only when two seats would read alike. */
 export function seatNames(seats) {
-  const base = (seats || []).map((seat) => (seat.kind === "bot" ? `${seat.agent} bot` : seat.name || "free seat"));
+  const base = (seats || []).map((seat) => (seat.kind === "bot" ? botName(seat.agent) : seat.name || "free seat"));
   return base.map((name, i) => {
     const same = base.filter((other) => other === name).length;
     return same > 1 ? `${name} ${base.slice(0, i + 1).filter((other) => other === name).length}` : name;
   });
 }
 
-/** Open the rules at a numbered rule or ruling (R12), highlighted. */
-export async function openRule(game, number) {
-  await openRules(game);
-  const body = document.getElementById("rules-body");
-  const mark = [...body.querySelectorAll("strong, b, h2, h3, li")].find((node) => new RegExp(`^R${number}\\b`).test(node.textContent.trim()));
-  if (!mark) return;
-  const item = mark.closest("li, p, h2, h3") || mark;
-  item.classList.add("rule-found");
-  item.scrollIntoView({ block: "center" });
-}
-
-/** A game's sentence as nodes, each rule number ("R12", "(R8)") a link that opens that rule. */
+/** A game's sentence as nodes. The engine cites the specification's rulings ("(R8)", "R12"), which
+ * the rules for players do not number: each citation becomes a link that opens the rules. */
 export function withRuleLinks(game, text) {
   const parts = [];
   let last = 0;
-  for (const match of text.matchAll(/\bR(\d{1,3})\b/g)) {
-    parts.push(text.slice(last, match.index));
-    const number = match[1];
-    parts.push(h("a", { href: `#rule-${number}`, class: "rule-link", onclick: (event) => { event.preventDefault(); openRule(game, number); } }, `rule ${number}`));
+  for (const match of text.matchAll(/\s*\(\s*R\d{1,3}(?:\s*[,–-]\s*R?\d{1,3})*\s*\)|\bR\d{1,3}\b/g)) {
+    parts.push(text.slice(last, match.index), " (");
+    parts.push(h("a", { href: "#rules", class: "rule-link", onclick: (event) => { event.preventDefault(); openRules(game); } }, "see the rules"));
+    parts.push(")");
     last = match.index + match[0].length;
   }
   parts.push(text.slice(last));

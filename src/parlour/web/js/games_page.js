@@ -2,7 +2,7 @@
 // Resume; and a player's profile (/?player=NAME): games played and won, per game.
 
 import { account } from "./account.js";
-import { call } from "./api.js";
+import { call, games } from "./api.js";
 import { clear, h } from "./dom.js";
 import { seatNames } from "./explain.js";
 
@@ -49,10 +49,11 @@ export async function showMyGames(app) {
 }
 
 export async function showProfile(app, name) {
-  const player = await call(`/api/players/${encodeURIComponent(name)}`);
+  const [player, list] = await Promise.all([call(`/api/players/${encodeURIComponent(name)}`), games()]);
+  const titles = Object.fromEntries(list.map((game) => [game.name, game.title])); // a game by its title, not its id
   document.title = `parlour — ${player.name}`;
   const rows = Object.entries(player.games).map(([game, counts]) =>
-    h("tr", {}, h("td", {}, game), h("td", {}, String(counts.played)), h("td", {}, String(counts.won))));
+    h("tr", {}, h("td", {}, titles[game] || game), h("td", {}, String(counts.played)), h("td", {}, String(counts.won))));
   clear(app).append(
     h("h1", {}, player.name),
     h("p", { id: "profile-totals" }, `Games played: ${player.played} · won: ${player.won}`),

@@ -1,7 +1,7 @@
 // Ratings: the rating beside a player's name, and the leaderboards page (/?ratings=GAME).
 
 import { call, games } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, plural } from "./dom.js";
 
 /** " (12.3)" for a seat whose account has a rating at this game and player count, else "". */
 export function ratingText(table, seat) {
@@ -16,7 +16,7 @@ export async function showRatings(app, game) {
   const board = await call(`/api/ratings/${chosen.name}`);
   const sections = chosen.players.map((count) => {
     const rows = board.ratings.filter((r) => r.players === count);
-    return h("section", { class: "card", id: `ratings-${count}` }, h("h2", {}, `${count} players`),
+    return h("section", { class: "card", id: `ratings-${count}` }, h("h2", {}, plural(count, "player")),
       rows.length
         ? h("table", { class: "profile" },
           h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Games"))),

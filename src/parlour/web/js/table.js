@@ -16,6 +16,8 @@ import { annotate, glossary, nameSeats, seatNames, withRuleLinks } from "./expla
 import { loadModule } from "./games/index.js";
 import { BoardMotion, motionless, SLIDE_MS } from "./motion.js";
 import { Picker } from "./picker.js";
+import { noteSideways, padForBar, revealSideways } from "./frames.js";
+import { playerPanel } from "./panel.js";
 import { scoreTable } from "./scores.js";
 
 const REFUSED = new Set(["stale_version", "illegal_action", "unknown_action", "not_your_turn", "game_over", "waiting", "storage_error"]);
@@ -32,10 +34,16 @@ export function logEntry(seats, step, phrase = (text) => text) {
   const names = seatNames(seats);
   // A line for the reader alone may speak to her ("you keep Peru in your atelier"): a sentence of its own.
   const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map((text) => phrase(nameSeats(text, names)).replace(/^you\b/, "You"));
-  // A move whose words are its seat's until the end and that told the others nothing is still listed, so none seems lost.
-  const item = h("li", {}, h("strong", {}, who), step.label ? `: ${phrase(step.label)}` : texts.length ? " moved" : " moved (no public details)");
-  if (texts.length) item.append(h("ul", {}, ...texts.map((t) => h("li", {}, t))));
-  return item;
+  // One line per move, in the events' own sentences (which name the player): the first is the line,
+  // what followed from it under it. The same whether the move's words are known (one's own, or any
+  // once the game is over) or not (another seat's, during play), so the log never changes its words.
+  if (texts.length) {
+    const item = h("li", {}, cap(texts[0]));
+    if (texts.length > 1) item.append(h("ul", {}, ...texts.slice(1).map((t) => h("li", {}, cap(t)))));
+    return item;
+  }
+  // A move that told the others nothing is still listed, so none seems lost.
+  return h("li", {}, h("strong", {}, who), step.label ? `: ${phrase(step.label)}` : " moved (no public details)");
 }
 
 /** A drawing with targets is a group of buttons, not one image. A target is named by its <title>
@@ -151,7 +159,7 @@ class TablePage {
     this.log = h("ol", { class: "log", id: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "0" }); // it scrolls: focusable
     this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send({ type: "chat", text }));
     this.chat.seated(this.seat !== null);
-    this.clock = new ClockLine(this.summary.id);
+    this.clock = new ClockLine(this.summary.id, this.seat);
     this.rematch = new RematchBox(this.summary.id, () => this.held);
     this.rematch.offered(this.summary.rematch);
     const rules = h("button", { type: "button", id: "rules", onclick: () => openRules(game) }, "Rules");
@@ -170,6 +178,9 @@ class TablePage {
           h("div", { class: "controls move-list" }, h("label", { for: "moves" }, "All legal moves"), this.moveSelect, this.playButton)),
         h("aside", { class: "side" }, this.players, this.alerts.element, this.deal, h("h2", {}, "Game log"), this.log, this.chat.element)));
 
+    padForBar(this.app.querySelector("#action-bar"));
+    // A phone turned, a window resized: the frames that scroll sideways are not the same.
+    window.addEventListener("resize", () => this.message && this.frame());
     this.board.addEventListener("click", (event) => this.boardClick(event));
     // What a component does, for the one pointed at, focused or tapped (a phone has no hover).
     for (const type of ["pointerover", "focusin"]) {
@@ -246,6 +257,7 @@ class TablePage {
         localStorage.removeItem(`parlour.seat.${this.summary.id}`);
         this.held = null;
         this.seat = null;
+        this.clock.seat = null;
         this.chat.seated(false);
       }
       return;
@@ -359,13 +371,17 @@ class TablePage {
     const focused = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement) || this.keepFocus;
     this.keepFocus = focused && !mine;
     clear(this.board).append(this.module.draw(message.view, context));
+    // The component last pointed at may be gone or changed: its words go with the old drawing.
+    this.detail.textContent = "";
     annotate(this.board, this.words);
     accessible(this.board);
     this.decorate();
     if (focused && mine) this.focusNext();
+    this.frame(mine);
     this.renderMoves();
-    clear(this.players).append(h("h2", {}, "Players"), h("ul", {}, ...seats.map((seat, i) =>
-      h("li", { class: i === message.to_move ? "to-move" : "" }, h("span", { class: `swatch shape-${i % 4}`, style: `background:${(this.module.colour && this.module.colour(message.view, i)) || COLOURS[i]}` }), seatName(seats, i), ratingText(this.summary, i), i === this.seat ? " — you" : ""))));
+    this.openScores = this.openScores || new Set();
+    const panel = { ...context, colour: (i) => (this.module.colour && this.module.colour(message.view, i)) || COLOURS[i], rating: (i) => ratingText(this.summary, i) };
+    clear(this.players).append(h("h2", {}, "Players"), playerPanel(this.module, message.view, panel, this.openScores));
     if (message.result) {
       this.result.hidden = false;
       clear(this.result).append(scoreTable(message.result, seats, { seat: this.seat, tiebreak: this.words.tiebreak }), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
@@ -421,6 +437,24 @@ class TablePage {
     this.markHint();
   }
 
+  /** The frames that scroll sideways say so and show the hinted or only target; on one's turn, when
+   * no highlighted target is in sight (above the action bar), the page scrolls to the first one. */
+  frame(mine = false) {
+    const legal = [...this.board.querySelectorAll(".target.legal")];
+    const hinted = this.board.querySelector(".target.hinted");
+    const shown = hinted || (legal.length === 1 ? legal[0] : null);
+    if (shown) revealSideways(shown);
+    noteSideways(this.board);
+    const wanted = hinted ? [hinted] : legal;
+    if (!mine || !wanted.length || this.byKeyboard) return;
+    const bottom = this.app.querySelector("#action-bar").getBoundingClientRect().top;
+    const seen = wanted.some((node) => {
+      const r = node.getBoundingClientRect();
+      return r.bottom > 0 && r.top + r.height / 2 < Math.min(bottom, window.innerHeight);
+    });
+    if (!seen) (shown || legal[0]).scrollIntoView({ block: "nearest" });
+  }
+
   /** The hinted move on the board: its targets (or its button) ringed until the position changes. */
   markHint() {
     const action = this.hinted && this.picker.legal.find((a) => a.id === this.hinted.id);
@@ -441,7 +475,8 @@ class TablePage {
     const legal = this.picker.legal;
     // In the game's words, as on the move buttons (Yamataï's spots and islands by name, trades with their price).
     clear(this.moveSelect).append(...legal.map((a) => h("option", { value: a.id }, cap(this.module.label ? this.module.label(a) : this.phrase(a.label)))));
-    this.moveSelect.disabled = this.playButton.disabled = this.hintButton.disabled = !legal.length;
+    this.moveSelect.disabled = this.playButton.disabled = !legal.length;
+    this.hintButton.disabled = !legal.length || Boolean(this.hintWaiting);
     this.moveSelect.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
     this.backButton.closest(".controls").hidden = this.message.status === "finished" || this.seat === null;
     this.undoButton.hidden = !(this.message.undoable > 0);
@@ -470,6 +505,7 @@ class TablePage {
   refreshStep() {
     const focused = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement);
     this.decorate();
+    this.frame(true);
     const chosen = document.activeElement && document.activeElement.classList && document.activeElement.classList.contains("chosen");
     // After a step by keyboard, move on to the next thing to choose (a step button may have been replaced).
     if (focused && (chosen || !document.activeElement || document.activeElement === document.body)) this.focusNext();
@@ -537,6 +573,7 @@ class TablePage {
   async hint() {
     this.hintButton.disabled = true;
     this.hintText.hidden = false;
+    delete this.hintText.dataset.waiting;
     this.hintText.textContent = "Thinking…";
     try {
       const answer = await call(`/api/tables/${this.summary.id}/hint`, { method: "POST", token: this.held.token });
@@ -544,10 +581,38 @@ class TablePage {
       this.moveSelect.value = String(answer.action.id);
       this.hinted = answer.action;
       this.markHint();
+      this.frame(true);
     } catch (error) {
+      // The hints' pace (one every N s once the burst is spent): the button waits, counting down.
+      const every = error.code === "rate_limited" && /one every ([\d.]+) s/.exec(error.message);
+      if (every) return this.hintLater(Math.ceil(Number(every[1])));
       this.hintText.textContent = error.message;
     }
     this.hintButton.disabled = !this.picker.legal.length;
+  }
+
+  /** No hint for `seconds` more: the button says when the next one comes and waits until then. */
+  hintLater(seconds) {
+    clearInterval(this.hintTimer);
+    const until = Date.now() + seconds * 1000;
+    const tick = () => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      if (left <= 0) {
+        clearInterval(this.hintTimer);
+        this.hintWaiting = false;
+        this.hintButton.textContent = "Hint";
+        this.hintButton.disabled = !this.picker.legal.length;
+        if (this.hintText.dataset.waiting) this.hintText.hidden = true;
+        return;
+      }
+      this.hintButton.textContent = `Hint (${left} s)`;
+      this.hintText.textContent = `You have used the hints allowed for now: next hint in ${left} s.`;
+    };
+    this.hintWaiting = true;
+    this.hintText.dataset.waiting = "1";
+    this.hintButton.disabled = true;
+    this.hintTimer = setInterval(tick, 1000);
+    tick();
   }
 
   async copyInvite(button) {
