@@ -88,6 +88,7 @@ def test_chat_rate_per_seat(serve: Callable[..., LiveServer]) -> None:
     limited = ann.error()
     assert limited["code"] == "rate_limited" and "from your seat" in limited["message"]
     ben.send(type="chat", text="mine")  # another seat has its own allowance
+    ben.until(lambda m: m["type"] == "chat" and m["text"] == "mine")  # stored before it is sent
     texts = [m["text"] for m in server.http.get(f"/api/tables/{table_id}/chat").json()["messages"]]
     assert texts == ["one", "two", "mine"]
 
