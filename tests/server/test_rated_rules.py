@@ -22,7 +22,7 @@ from parlour.server.store import SameAccount, Store
 
 from .conftest import TEST_GAMES, LiveServer, all_games, wait_until
 from .test_accounts import FAST_HASH, browser, csrf, sign_up
-from .test_ratings import board, join, play_out, rated_table
+from .test_ratings import alice_leaves_and_bob_plays_on, board, join, play_out, rated_table
 
 QUICK = {**FAST_HASH, "timer_poll": 0.02}
 
@@ -183,17 +183,7 @@ def test_a_live_rated_table_gets_a_time_bank_and_leaving_it_loses(serve: Callabl
     table_id = rated_table(server)
     clock = server.table(table_id)["clock"]
     assert (clock["mode"], clock["time_bank_seconds"], clock["on_timeout"]) == ("live", 2.0, "forfeit")
-    with browser(server) as alice, browser(server) as bob:
-        alice_account, bob_account = sign_up(alice, "alice"), sign_up(bob, "bob")
-        join(alice, alice_account, table_id)  # seat 0: to move first, and gone
-        ben = join(bob, bob_account, table_id)
-        player = server.connect(table_id, ben["token"])
-        message = player.position
-        while message.get("status") != "finished":
-            if message["legal"]:
-                player.send(type="act", action=message["legal"][0]["id"], version=message["version"])
-            message = player.until(lambda m: m["type"] in ("sync", "update"), timeout=20)
-        player.close()
+    alice_leaves_and_bob_plays_on(server, table_id)  # her time bank runs out: she forfeits
     wait_until(lambda: len(board(server)) == 2)
     assert [entry["name"] for entry in board(server)] == ["bob", "alice"]
     # A clock the creator chose is kept as chosen.

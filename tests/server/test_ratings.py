@@ -133,16 +133,21 @@ def test_a_seat_forfeited_on_time_ranks_last(serve: Callable[..., LiveServer]) -
     body = {"game": "nim", "seats": ["human", "human"], "rated": True}
     body |= {"mode": "turn_based", "move_seconds": 2.0, "on_timeout": "forfeit"}  # time enough for Bob
     table_id = server.http.post("/api/tables", json=body).json()["id"]
+    alice_leaves_and_bob_plays_on(server, table_id)
+    wait_until(lambda: len(board(server)) == 2)
+    assert [entry["name"] for entry in board(server)] == ["bob", "alice"]
+
+
+def alice_leaves_and_bob_plays_on(server: LiveServer, table_id: str) -> None:
+    """Alice takes seat 0 (to move) and never moves; Bob takes seat 1 and plays to the end."""
     with browser(server) as alice, browser(server) as bob:
         alice_account, bob_account = sign_up(alice, "alice"), sign_up(bob, "bob")
         join(alice, alice_account, table_id)
         ben = join(bob, bob_account, table_id)
-        # Alice (seat 0, to move) never moves: her seat goes to the bot; Bob plays on to the end.
         player = server.connect(table_id, ben["token"])
         message = player.position
         while message.get("status") != "finished":
             if message["legal"]:
                 player.send(type="act", action=message["legal"][0]["id"], version=message["version"])
             message = player.until(lambda m: m["type"] in ("sync", "update"), timeout=20)
-    wait_until(lambda: len(board(server)) == 2)
-    assert [entry["name"] for entry in board(server)] == ["bob", "alice"]
+        player.close()

@@ -35,7 +35,7 @@ from parlour.engine.actions import Action, Event
 from parlour.engine.conformance import revealing_events
 from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
 from parlour.engine.game import Game, State
-from parlour.engine.registry import game_class
+from parlour.engine.registry import game_class, game_classes
 from parlour.engine.rng import Rng
 from parlour.server.cluster import Cluster
 from parlour.server.errors import ServerError, not_found
@@ -137,6 +137,9 @@ class Hub:
     # --- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
+        # Every game found once, here: the registry fills itself on first use, and two worker
+        # threads rebuilding tables at once must not find it half filled.
+        game_classes()
         await anyio.to_thread.run_sync(self.store.migrate)
         if self.cluster is not None:
             await self.cluster.listen()
