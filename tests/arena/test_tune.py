@@ -52,6 +52,8 @@ def test_a_short_study_moves_a_value_the_right_way(tmp_path: Path) -> None:
     assert 36 <= outcome.best.measures["mean length"] <= 49
     first = min(t.value for t in outcome.trials[:3] if t.value is not None)
     assert outcome.best.value < first
+    assert any(t.state == "pruned" for t in outcome.trials)
+    assert all(t.state == "complete" for t in outcome.trials if t.repeat > 0)  # a repeat is never cut short
     page = (request.out / REPORT).read_text(encoding="utf-8")
     sections = re.findall(r'<section id="([a-z-]+)">', page)
     assert sections[:3] == ["history", "importances", "best"] and "overview" in sections

@@ -308,7 +308,8 @@ def run_trial(trial: Any, setup: Setup, folder: Path, play: Player, counter: lis
         if data_folder is not None:
             write_data(data_folder, setup.space.apply(setup.base_files, values))
         try:
-            tournament = tournament_for(setup, values, data_folder, repeat_of(trial, values))
+            repeat = repeat_of(trial, values)
+            tournament = tournament_for(setup, values, data_folder, repeat)
         except ParlourError as error:
             trial.set_user_attr("error", str(error))
             raise
@@ -323,7 +324,8 @@ def run_trial(trial: Any, setup: Setup, folder: Path, play: Player, counter: lis
             value = score(setup.objectives, summary)
             trial.set_user_attr("measures", measures(setup.objectives, summary))
             trial.report(value, step)
-            if end < setup.games and trial.should_prune():
+            # A repeat plays its whole batch: stopping the best point's replay would keep only its luck.
+            if end < setup.games and repeat == 0 and trial.should_prune():
                 raise optuna.TrialPruned()
         return value
     finally:
