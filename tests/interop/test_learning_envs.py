@@ -15,7 +15,7 @@ import pytest
 import parlour.interop.gymnasium as adapter
 from parlour.agents import make_agent
 from parlour.engine.errors import InvalidOption
-from parlour.interop.gymnasium import OpponentError, ParlourEnv, model_policy
+from parlour.interop.gymnasium import OpponentError, ParlourEnv, frozen_copy, model_policy
 from parlour.interop.pettingzoo import env as aec_env
 
 GAMES = ["hanbok_runway", "hatairo", "hatflings", "yamatai"]
@@ -112,6 +112,37 @@ def test_a_policy_as_a_trained_model_for_self_play() -> None:
     env = ParlourEnv("hanbok_runway", opponents=[model_policy(frozen)])
     play_out(env, seed=2)
     assert frozen.calls > 0
+
+
+def test_a_frozen_copy_keeps_the_model_as_it_was() -> None:
+    """`frozen_copy` saves the model and loads it again (stable-baselines3's `save` and `load`):
+    training the learner afterwards leaves the copy's choices as they were."""
+
+    class Model:
+        def __init__(self, preference: int) -> None:
+            self.preference = preference
+
+        def save(self, file: Any) -> None:
+            file.write(str(self.preference).encode())
+
+        @classmethod
+        def load(cls, file: Any, device: str) -> Model:
+            assert device == "cpu"
+            return cls(int(file.read().decode()))
+
+        def predict(self, observation: dict[str, np.ndarray], action_masks: np.ndarray, deterministic: bool) -> Any:
+            legal = np.flatnonzero(action_masks)
+            return legal[min(self.preference, len(legal) - 1)], None
+
+    learner = Model(0)
+    copy = frozen_copy(learner)
+    env = ParlourEnv("hatflings", opponents=copy)
+    observation, _ = env.reset(seed=1)
+    mask = observation["action_mask"]
+    assert copy({"observation": observation["observation"], "action_mask": mask}) == np.flatnonzero(mask)[0]
+    learner.preference = 3  # the learner trains on
+    assert copy({"observation": observation["observation"], "action_mask": mask}) == np.flatnonzero(mask)[0]
+    play_out(env, seed=2)
 
 
 def test_an_opponent_policy_choosing_an_illegal_action_says_so() -> None:

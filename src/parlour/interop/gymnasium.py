@@ -7,7 +7,8 @@
 
 Opponents are agent specs (`random`, `greedy`, `mcts:iterations=200`), agents, or policies: any
 callable that takes an observation (the same dict of tensor and mask the learner gets, from the
-opponent's seat) and returns an action id, such as a frozen copy of the learner for self-play.
+opponent's seat) and returns an action id, such as a frozen copy of the learner for self-play
+(`frozen_copy(model)`).
 One for every other seat, or one per other seat in seat order. The learner's seat is fixed or,
 with `seat="random"`, drawn at every reset. The reward comes when the game ends: the seat's return
 (+1 win, -1 loss, 0 shared) or, with `reward="score"` (the default in solo games), its score in
@@ -17,6 +18,7 @@ breakdown. An illegal action ends the episode with reward -1 and `info["illegal_
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -174,6 +176,16 @@ def model_policy(model: Any, deterministic: bool = True) -> Policy:
         return int(action)
 
     return policy
+
+
+def frozen_copy(model: Any, deterministic: bool = True) -> Policy:
+    """An opponent policy of `model` as it is now, for self-play: the model is saved and loaded
+    again through its own `save` and `load` (stable-baselines3's), so later training of the learner
+    leaves the copy as it was."""
+    buffer = io.BytesIO()
+    model.save(buffer)
+    buffer.seek(0)
+    return model_policy(type(model).load(buffer, device="cpu"), deterministic)
 
 
 def env_id(game: str) -> str:
