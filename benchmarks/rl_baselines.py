@@ -85,7 +85,8 @@ def train(game: str, steps: int, seed: int, self_play: bool, refresh: int) -> tu
     start = time.perf_counter()
     env = make_vec_env(f"parlour/{game}-v0", n_envs=2, seed=seed, env_kwargs=env_kwargs)
     model = MaskablePPO("MultiInputPolicy", env, n_steps=256, batch_size=128, n_epochs=4, seed=seed, device="cpu")
-    frozen["policy"] = frozen_copy(model)
+    if self_play:  # loading a copy draws PyTorch's generator, so only when it is used
+        frozen["policy"] = frozen_copy(model)
 
     class Refresh(BaseCallback):  # type: ignore[misc]
         def _on_step(self) -> bool:

@@ -17,18 +17,10 @@ from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import outcome_sampling_mccfr, tabular_qlearner
 from open_spiel.python.observation import make_observation
 
-import parlour
 from parlour.interop import openspiel
+from tests.interop.test_openspiel import CONFIGS, IDS
 
-CONFIGS = [
-    (name, players)
-    for name, cls in parlour.game_classes().items()
-    if cls.__module__.startswith("parlour.games.")
-    for players in cls.player_counts()
-]
-IDS = [f"{name}-{players}p" for name, players in CONFIGS]
 GAMES = sorted({name for name, _ in CONFIGS})
-HIDDEN = ["hanbok_runway", "hatairo", "yamatai"]
 
 
 @pytest.fixture(autouse=True)
