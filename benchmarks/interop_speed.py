@@ -176,7 +176,9 @@ def mcts_simulations(name: str, players: int, seconds: float) -> float:
 
     game = openspiel.load(name, players=players)
     rng = np.random.RandomState(0)
-    state = game.new_initial_state().child(0)
+    state = game.new_initial_state()
+    while state.is_chance_node():  # the deal
+        state.apply_action(0)
     simulations = 10
     bot = mcts.MCTSBot(game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     start, searches = time.perf_counter(), 0

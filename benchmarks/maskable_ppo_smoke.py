@@ -2,6 +2,7 @@
 trains briefly on Hatflings! and checks that the masked policy plays only legal moves. It needs the
 optional `rl` extra, which brings PyTorch and so stays out of `make install`:
 
+    .venv/bin/pip install torch==2.13.0        # a CPU build first (docs/interop.md, "Baselines")
     .venv/bin/pip install -e '.[rl]' && .venv/bin/python benchmarks/maskable_ppo_smoke.py
 """
 

@@ -49,6 +49,14 @@ def play(state: pyspiel.State, steps: int, rng: np.random.RandomState) -> pyspie
     return state
 
 
+def dealt(game: pyspiel.Game, outcome: int = 0) -> pyspiel.State:
+    """The first decision node, every chance node of the deal given `outcome`."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(outcome)
+    return state
+
+
 def held_for_chance(game: pyspiel.Game, seed: int, limit: int = 3000) -> tuple[pyspiel.State, int]:
     """A decision node and an action of it that draws from the game's generator (so a chance
     node follows it), found along a random game."""
@@ -133,7 +141,7 @@ def test_clone_keeps_history_and_move_number(name: str) -> None:
 @pytest.mark.parametrize("name", ["hatflings", "hatairo"])
 def test_serialised_and_pickled_states_go_on_identically(name: str) -> None:
     game = openspiel.load(name, seed=7)
-    state = play(game.new_initial_state(), 30, np.random.RandomState(4))
+    state = play(dealt(game), 30, np.random.RandomState(4))
     _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     unpickled = pickle.loads(pickle.dumps(state))
     for copy in (restored, unpickled):
@@ -145,7 +153,7 @@ def test_serialised_and_pickled_states_go_on_identically(name: str) -> None:
 
 def test_undone_replays_the_record_to_the_position_before() -> None:
     game = openspiel.load("hatflings", seed=1)
-    state = play(game.new_initial_state(), 20, np.random.RandomState(6))
+    state = play(dealt(game), 20, np.random.RandomState(6))
     before = state.clone()
     play(state, 1, np.random.RandomState(7))
     undone = state.undone()
@@ -165,8 +173,7 @@ def test_the_deal_is_a_chance_node_and_its_outcomes_differ() -> None:
     assert len(state.chance_outcomes()) == 64 and sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
     deals = set()
     for outcome in range(4):
-        dealt = state.child(outcome)
-        deals.add(dealt.observation_string(0))
+        deals.add(dealt(game, outcome).observation_string(0))
     assert len(deals) == 4
 
 
@@ -183,7 +190,7 @@ def test_clones_do_not_inherit_the_future_of_chance(name: str) -> None:
         clone.apply_action(action)
         assert clone.is_chance_node() and clone.current_player() == pyspiel.PlayerId.CHANCE
         clone.apply_action(outcome)
-        results.add(str(play(clone, 30, np.random.RandomState(0))))
+        results.add(str(play(clone, 80, np.random.RandomState(0))))
     assert len(results) >= 2
 
 
@@ -223,7 +230,7 @@ def test_ismcts_plays_with_resample_from_infostate(name: str) -> None:
 @pytest.mark.parametrize("name", HIDDEN)
 def test_a_resampled_state_looks_the_same_to_its_seat(name: str) -> None:
     game = openspiel.load(name, players=2)
-    state = play(game.new_initial_state(), 25, np.random.RandomState(9))
+    state = play(dealt(game), 25, np.random.RandomState(9))
     while state.is_chance_node():
         play(state, 1, np.random.RandomState(1))
     seat = state.current_player()
@@ -238,9 +245,9 @@ def test_a_resampled_state_looks_the_same_to_its_seat(name: str) -> None:
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
 def test_observers_show_what_their_type_allows(name: str, players: int) -> None:
     """Default observation: the seat's view. Public: the spectator's. All players: every seat's.
-    Information state: the view and a digest, bounded in size; no information-state tensor."""
+    Information state: the view and a digest, bounded in size."""
     game = openspiel.load(name, players=players, seed=5)
-    state = play(game.new_initial_state(), 30, np.random.RandomState(players))
+    state = play(dealt(game), 30, np.random.RandomState(players))
     engine_state = state.engine_state
     engine = engine_state.game
     public = make_observation(
@@ -253,7 +260,6 @@ def test_observers_show_what_their_type_allows(name: str, players: int) -> None:
             perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
         ),
     )
-    assert not game.get_type().provides_information_state_tensor
     for seat in range(players):
         view = engine_state.view(seat)
         assert json.loads(state.observation_string(seat)) == view
@@ -270,7 +276,7 @@ def test_observers_show_what_their_type_allows(name: str, players: int) -> None:
 
 def test_the_public_observer_hides_a_hand() -> None:
     game = openspiel.load("hanbok_runway", seed=2)
-    state = play(game.new_initial_state(), 6, np.random.RandomState(3))
+    state = play(dealt(game), 6, np.random.RandomState(3))
     public = make_observation(
         game,
         pyspiel.IIGObservationType(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
@@ -284,7 +290,7 @@ def test_information_state_tells_apart_what_the_seat_saw() -> None:
     """Same view now, different past: two positions reached by other public moves differ in the
     information state (perfect recall) though their observation strings may match."""
     game = openspiel.load("hatflings", seed=2)
-    root = play(game.new_initial_state(), 1, np.random.RandomState(0))
+    root = dealt(game)
     strings = set()
     for action in root.legal_actions()[:5]:
         child = root.child(action)
@@ -322,12 +328,12 @@ def test_legal_actions_asked_from_python_answer_as_openspiel_does(name: str, pla
 
 def test_openspiel_refuses_an_illegal_action_and_keeps_the_state() -> None:
     game = openspiel.load("hatflings")
-    state = game.new_initial_state().child(0)
+    state = dealt(game)
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     before = str(state)
     with pytest.raises(pyspiel.SpielError, match="illegal action"):
         state.apply_action(illegal)
-    assert str(state) == before and state.history() == [0]
+    assert str(state) == before and state.history() == [0] * game.deal_nodes
     with pytest.raises(pyspiel.SpielError, match="chance outcome"):
         game.new_initial_state().apply_action(64)
 
@@ -342,7 +348,7 @@ def test_a_game_without_an_encoder_offers_strings_only() -> None:
     game = pyspiel.load_game("parlour_nim")
     assert not game.get_type().provides_observation_tensor
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
-    state = play(game.new_initial_state(), 2, np.random.RandomState(0))
+    state = play(dealt(game), 2, np.random.RandomState(0))
     assert json.loads(state.observation_string(0)) == state.engine_state.view(0)
     with pytest.raises(pyspiel.SpielError, match="no tensor"):
         state.observation_tensor(0)
@@ -353,7 +359,7 @@ def test_the_public_observer_cannot_tell_redrawn_hands_apart(name: str) -> None:
     """Redraw everything seat 0 cannot see (the others' hands, the deck's order): the public
     observation stays the same for every seat, as it shows no one's private information."""
     game = openspiel.load(name, players=2, seed=3)
-    state = play(game.new_initial_state(), 12, np.random.RandomState(4))
+    state = play(dealt(game), 11, np.random.RandomState(4))
     while state.is_chance_node():
         play(state, 1, np.random.RandomState(5))
     public = make_observation(
@@ -401,7 +407,7 @@ def test_observation_tensor_is_pyspiels_own_values_as_an_array(name: str, player
 @pytest.mark.parametrize(("name", "players"), [("hatairo", 3), ("yamatai", 4), ("hanbok_runway", 2)])
 def test_the_all_players_tensor_is_every_seats_tensor_round_the_table(name: str, players: int) -> None:
     game = openspiel.load(name, players=players, seed=2)
-    state = play(game.new_initial_state(), 40, np.random.RandomState(1))
+    state = play(dealt(game), 40, np.random.RandomState(1))
     everyone = make_observation(
         game,
         pyspiel.IIGObservationType(

@@ -12,8 +12,11 @@ commas), plus `seed` and `chance_outcomes`.
 `apply`. Seen through OpenSpiel that would be a generator every clone inherits, so a search would
 know every future barrel toss and draw. Instead the adapter makes chance nodes:
 
-- the initial state is a chance node, *the deal*: outcome k starts the engine game with a seed
-  mixed from the `seed` parameter and k;
+- the game starts with *the deal*: `deal_nodes` chance nodes in a row (11 at the default 64
+  outcomes), whose outcomes together with the `seed` parameter are mixed into the engine game's
+  seed. They span at least 2**64 outcome sequences, so every seed the engine can take (63 bits) is
+  reachable and no two episodes share a deal by chance, where a single node would give only as
+  many deals as it has outcomes;
 - when a player's action would draw from the generator (found by seeing whether the generator
   moved when it was applied; see below), the action is held and a chance node follows: outcome k
   re-seeds the generator from the game's seed, the number of chance nodes so far and k, then the
@@ -31,8 +34,16 @@ moved is the position before it rebuilt, from a checkpoint (taken every `CHECKPO
 steps and shared by clones) and the few steps since.
 
 States are copied by OpenSpiel's own `clone` (it keeps `history()` and `move_number()`), and
-serialised by it (`pyspiel.serialize_game_and_state`, pickle). `undone()` gives the position
-before the last action by replaying the state's record.
+serialised by it (`pyspiel.serialize_game_and_state`, pickle). A game pickles (and deep-copies) as
+its game string, loaded again on the other side, so worker processes get a whole game.
+`undone()` gives the position before the last action by replaying the state's record.
+
+**Information state.** A seat's string is its view, a digest chained step by step over everything
+it was shown since the deal (so it depends on the history alone), and the action it chose that
+awaits chance. Its tensor (`information_state_tensor`) is the observation tensor followed by two
+blocks of one value per action id: how often the seat chose each action so far, and the one it
+chose that awaits chance. Both blocks are read from the same record the digest covers, so equal
+strings give equal tensors.
 """
 
 from __future__ import annotations
@@ -65,6 +76,8 @@ TERMINAL_PLAYER = int(pyspiel.PlayerId.TERMINAL)
 CHANCE_OUTCOMES = 64
 """Outcomes of every chance node unless the `chance_outcomes` parameter says otherwise."""
 MAX_CHANCE_OUTCOMES = 1 << 16
+DEAL_SPAN = 1 << 64
+"""The deal's chance nodes together have at least this many outcome sequences."""
 # Upper bounds on the number of decisions in one game, for OpenSpiel's GameInfo. Each game's own
 # loop guard or end trigger bounds its length; these leave room for every sub-decision.
 # OpenSpiel's game strings separate parameters with commas, so a text option's commas travel as this.
@@ -86,6 +99,14 @@ def _parameter_specification(cls: type[Game]) -> dict[str, Any]:
     return spec
 
 
+def deal_nodes(chance_outcomes: int) -> int:
+    """How many chance nodes make the deal: the fewest whose outcome sequences reach `DEAL_SPAN`."""
+    nodes, span = 1, chance_outcomes
+    while span < DEAL_SPAN:
+        nodes, span = nodes + 1, span * chance_outcomes
+    return nodes
+
+
 def _game_type(cls: type[Game]) -> pyspiel.GameType:
     counts = cls.player_counts()
     return pyspiel.GameType(
@@ -105,9 +126,8 @@ def _game_type(cls: type[Game]) -> pyspiel.GameType:
         max_num_players=max(counts),
         min_num_players=min(counts),
         provides_information_state_string=True,
-        # The information state is a string (the view and a digest of everything seen); there is
-        # no fixed-length tensor of a whole history, so none is claimed.
-        provides_information_state_tensor=False,
+        # The information-state tensor extends the observation tensor, so it needs an encoder too.
+        provides_information_state_tensor=has_encoder(cls),
         provides_observation_string=True,
         # A game published on its own may carry no encoder: then it offers strings only.
         provides_observation_tensor=has_encoder(cls),
@@ -121,6 +141,12 @@ def _mix(*parts: int) -> int:
     for part in parts:
         rng = Rng(rng.next64() ^ (part & ((1 << 64) - 1)))
     return rng.next64()
+
+
+def _loaded(game_string: str) -> pyspiel.Game:
+    """A game from its string, every parlour game registered first (for unpickling)."""
+    register_all()
+    return pyspiel.load_game(game_string)
 
 
 class ParlourGame(pyspiel.Game):
@@ -144,7 +170,8 @@ class ParlourGame(pyspiel.Game):
             raise pyspiel.SpielError(str(error)) from None
         counts = self.engine_class.player_counts()
         max_length = self.engine.max_game_length
-        self.max_chance_nodes = max_length + 1  # the deal, and at most one per decision
+        self.deal_nodes = deal_nodes(self.chance_outcomes)
+        self.max_chance_nodes = max_length + self.deal_nodes  # the deal, and at most one per decision
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine.num_actions,
             max_chance_outcomes=self.chance_outcomes,
@@ -158,6 +185,13 @@ class ParlourGame(pyspiel.Game):
         parameters["chance_outcomes"] = self.chance_outcomes
         super().__init__(_game_type(self.engine_class), info, parameters)
         self.tensor_size = observation_size(self.engine) if has_encoder(self.engine) else 0
+        # the observation, then per action id: the seat's own choices so far, the one awaiting chance
+        self.information_size = self.tensor_size + 2 * self.engine.num_actions if self.tensor_size else 0
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        # pyspiel's own pickling rebuilds only the C++ half, leaving a game without its Python
+        # attributes (an AttributeError on the first move in a worker process): load it by name.
+        return (_loaded, (str(self),))
 
     def new_initial_state(self) -> ParlourState:
         return ParlourState(self)
@@ -234,17 +268,26 @@ class Trail:
 
     def digest(self, seat: int) -> str:
         """A digest of everything `seat` was shown since the deal: its own moves and the events it
-        could see (the others' moves as their events show them)."""
+        could see (the others' moves as their events show them).
+
+        Chained step by step (each step's digest covers the one before and that step), so the
+        digest kept for the steps already seen extends to the same value as one computed from the
+        start: the string depends on the history alone, never on when it was asked for."""
         done, digest = self.digests.get(seat, (0, ""))
         if done == len(self.steps):
             return digest
-        hasher = hashlib.sha256(digest.encode())
         for mover, action, events in self.steps[done:]:
             seen = [event.to_json() for event in events if event.visible_to(seat)]
-            hasher.update(json.dumps([mover, action if mover == seat else None, seen], default=str).encode())
-        digest = hasher.hexdigest()
+            step = json.dumps([mover, action if mover == seat else None, seen], default=str)
+            digest = hashlib.sha256(f"{digest}\n{step}".encode()).hexdigest()
         self.digests[seat] = (len(self.steps), digest)
         return digest
+
+    def own_actions(self, seat: int, out: np.ndarray) -> None:
+        """Adds 1 to `out[action]` for each action `seat` chose since the deal."""
+        for mover, action, _ in self.steps:
+            if mover == seat:
+                out[action] += 1.0
 
 
 class ParlourState(pyspiel.State):
@@ -253,6 +296,7 @@ class ParlourState(pyspiel.State):
     def __init__(self, game: ParlourGame) -> None:
         super().__init__(game)
         self.engine_state: EngineState | None = None
+        self.deal: list[int] = []  # the deal's outcomes so far, until the engine game starts
         self.held: int | None = None
         self.chance_nodes = 0
         self.trail = Trail()
@@ -330,8 +374,10 @@ class ParlourState(pyspiel.State):
         action = int(action)
         if self.engine_state is None:
             self._check_outcome(action, game)
-            self.engine_state = game.engine.new_state(seed=_mix(game.seed, action) >> 1)
-            self._checkpoint()
+            self.deal.append(action)
+            if len(self.deal) == game.deal_nodes:
+                self.engine_state = game.engine.new_state(seed=_mix(game.seed, *self.deal) >> 1)
+                self._checkpoint()
         elif self.held is not None:
             self._check_outcome(action, game)
             self.legal.ids = None
@@ -418,12 +464,12 @@ class ParlourState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return "deal " + str(action) if self.engine_state is None else f"chance outcome {action}"
+            return f"deal {action}" if self.engine_state is None else f"chance outcome {action}"
         return str(self.get_game().engine.actions[action].label)
 
     def __str__(self) -> str:
         if self.engine_state is None:
-            return "before the deal"
+            return f"before the deal ({len(self.deal)} of its {self.get_game().deal_nodes} chance outcomes drawn)"
         text = self.engine_state.render(None)
         if self.held is not None:
             text += f"\n(awaiting chance for {self.get_game().engine.actions[self.held].label})"
@@ -472,11 +518,44 @@ class ParlourState(pyspiel.State):
             return np.zeros(game.tensor_size, np.float32)
         return state_tensor(self.engine_state, seat)
 
+    def information_state_tensor(self, player: int | None = None) -> np.ndarray:
+        """The seat's information-state tensor (the player to move if not given) as a new float32
+        array, the values pyspiel's own path reads from the perfect-recall observer."""
+        game: ParlourGame = self.get_game()
+        if game.information_size == 0:
+            raise pyspiel.SpielError(f"{game.engine.name} carries no encoder, so it has no tensor; use the string")
+        seat = self.mover if player is None else int(player)
+        if not 0 <= seat < game.engine.num_players:
+            raise pyspiel.SpielError(
+                f"information_state_tensor: player must be 0..{game.engine.num_players - 1}, got {seat}"
+            )
+        tensor = np.zeros(game.information_size, np.float32)
+        self.write_information(seat, tensor)
+        return tensor
+
+    def write_information(self, seat: int, out: np.ndarray) -> None:
+        """The information-state tensor of `seat` written into `out` (zeros, of its length)."""
+        engine_state = self.engine_state
+        if engine_state is None:
+            return  # before the deal nobody knows anything
+        game: ParlourGame = self.get_game()
+        size, actions = game.tensor_size, game.engine.num_actions
+        write_observation(engine_state, seat, out[:size])
+        self.trail.own_actions(seat, out[size : size + actions])
+        held = self.held_by(seat)
+        if held is not None:
+            out[size + actions + held] = 1.0
+
+    def held_by(self, seat: int) -> int | None:
+        """The action `seat` chose that awaits chance, if any."""
+        assert self.engine_state is not None
+        return self.held if self.held is not None and self.engine_state.current_player() == seat else None
+
     def information(self, seat: int) -> str:
         """The seat's perfect-recall information: its view, a digest of all it was shown, and the
         action it chose that awaits chance."""
         assert self.engine_state is not None
-        held = self.held if self.held is not None and self.engine_state.current_player() == seat else None
+        held = self.held_by(seat)
         view = json.dumps(self.engine_state.view(seat), sort_keys=True)
         return f"{view}\nseen {self.trail.digest(seat)}" + (f"\nchose {held}" if held is not None else "")
 
@@ -487,7 +566,8 @@ class ParlourObserver:
     - single player (the default observation): `view(seat)`;
     - public (`private_info=NONE`): the spectator's `view(None)`, laid out from `seat`'s side;
     - all players: every seat's view, from `seat` round the table;
-    - perfect recall (the information state): a string only (see `ParlourState.information`).
+    - perfect recall (the information state): see `ParlourState.information` for the string and
+      `ParlourState.write_information` for the tensor.
     """
 
     def __init__(self, game: ParlourGame, recall: bool, private: Any) -> None:
@@ -495,9 +575,16 @@ class ParlourObserver:
         self.recall = recall
         self.private = private
         seats = game.num_players() if private == pyspiel.PrivateInfoType.ALL_PLAYERS else 1
-        tensor = not recall and game.tensor_size > 0
-        self.tensor: np.ndarray | None = np.zeros(game.tensor_size * seats, np.float32) if tensor else None
-        self.dict: dict[str, np.ndarray] = {} if self.tensor is None else {"observation": self.tensor}
+        size = game.information_size if recall else game.tensor_size * seats
+        self.tensor: np.ndarray | None = np.zeros(size, np.float32) if game.tensor_size > 0 else None
+        self.dict: dict[str, np.ndarray] = {}
+        if self.tensor is not None and recall:
+            observation, actions = game.tensor_size, game.engine.num_actions
+            self.dict["observation"] = self.tensor[:observation]
+            self.dict["own_actions"] = self.tensor[observation : observation + actions]
+            self.dict["awaiting_chance"] = self.tensor[observation + actions :]
+        elif self.tensor is not None:
+            self.dict["observation"] = self.tensor
 
     def _views(self, engine_state: EngineState, player: int) -> list[tuple[dict[str, Any], int]]:
         if self.private == pyspiel.PrivateInfoType.NONE:
@@ -510,8 +597,11 @@ class ParlourObserver:
 
     def set_from(self, state: ParlourState, player: int) -> None:
         if self.tensor is None:
-            what = "the information state" if self.recall else f"{self.game.engine.name} (it carries no encoder)"
-            raise pyspiel.SpielError(f"{what} has no tensor; use the string")
+            raise pyspiel.SpielError(f"{self.game.engine.name} carries no encoder, so it has no tensor; use the string")
+        if self.recall:
+            self.tensor[:] = 0.0
+            state.write_information(player, self.tensor)
+            return
         engine_state = state.engine_state
         if engine_state is None:
             self.tensor[:] = 0.0

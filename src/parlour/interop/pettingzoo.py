@@ -12,6 +12,9 @@ Agents are `player_0` … `player_{n-1}`. Observations are dicts with the view's
 action mask. `max_steps` truncates a game after that many actions (every agent's `truncation`
 becomes true, rewards stay 0); `state()` is every seat's observation tensor side by side, for
 centralised critics (it shows what the seats see together, never the hidden deck order).
+The final rewards are each seat's return (+1 win, -1 loss, 0 shared) or, with `reward="score"`
+(the default in solo games), its score in points; at the end every agent's `info` holds every
+seat's score with its breakdown and the winners.
 An illegal action is handled as PettingZoo's classic environments do: the game ends, the player
 who made it gets -1 and the others 0, and `info["illegal_action"]` says why.
 """
@@ -29,7 +32,7 @@ from parlour.engine.errors import IllegalAction, InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import load_game
 from parlour.interop.encoding import bounds, state_tensor
-from parlour.interop.spaces import observation_space, observe, seed_from
+from parlour.interop.spaces import final_info, final_rewards, observation_space, observe, reward_mode, seed_from
 
 RENDER_MODES = ("ansi", "human")
 
@@ -37,13 +40,16 @@ RENDER_MODES = ("ansi", "human")
 class ParlourAECEnv(AECEnv):  # type: ignore[misc]
     metadata: dict[str, Any]
 
-    def __init__(self, game: Game, render_mode: str | None = None, max_steps: int | None = None) -> None:
+    def __init__(
+        self, game: Game, render_mode: str | None = None, max_steps: int | None = None, reward: str | None = None
+    ) -> None:
         super().__init__()
         if render_mode not in (None, *RENDER_MODES):
             raise InvalidOption(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
             raise InvalidOption(f"max_steps must be a positive whole number or None, got {max_steps!r}")
         self.game = game
+        self.reward_mode = reward_mode(game, reward)
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.metadata = {
@@ -105,8 +111,9 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
             self.infos[agent] = {"illegal_action": str(error)}
         else:
             if engine_state.is_terminal():
-                returns = engine_state.returns()
-                self._end({name: float(returns[seat]) for seat, name in enumerate(self.possible_agents)})
+                rewards = final_rewards(engine_state, self.reward_mode)
+                self._end({name: rewards[seat] for seat, name in enumerate(self.possible_agents)})
+                self.infos = {name: final_info(engine_state) for name in self.agents}
             else:
                 self.agent_selection = self.possible_agents[engine_state.current_player()]
                 if self.max_steps is not None and len(engine_state.history) >= self.max_steps:
@@ -132,14 +139,18 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def parallel_env(game: str, render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> Any:
+def parallel_env(
+    game: str, render_mode: str | None = None, max_steps: int | None = None, reward: str | None = None, **options: Any
+) -> Any:
     """The same game through PettingZoo's parallel API (`turn_based_aec_to_parallel`): every
     agent sends an action each step, and only that of the agent to move counts (the others' masks
     are empty). parlour games resolve one seat's decision at a time, hidden simultaneous choices
     (Hatairo's set-up) included, so this is the turn-based form, not joint moves."""
-    return turn_based_aec_to_parallel(env(game, render_mode=render_mode, max_steps=max_steps, **options))
+    return turn_based_aec_to_parallel(env(game, render_mode=render_mode, max_steps=max_steps, reward=reward, **options))
 
 
-def env(game: str, render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> ParlourAECEnv:
+def env(
+    game: str, render_mode: str | None = None, max_steps: int | None = None, reward: str | None = None, **options: Any
+) -> ParlourAECEnv:
     """The AEC environment of a parlour game; options as for `parlour.load_game`."""
-    return ParlourAECEnv(load_game(game, **options), render_mode=render_mode, max_steps=max_steps)
+    return ParlourAECEnv(load_game(game, **options), render_mode=render_mode, max_steps=max_steps, reward=reward)

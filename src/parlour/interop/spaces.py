@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.game import State as EngineState
 from parlour.interop.encoding import bounds, state_tensor
@@ -161,3 +162,32 @@ def legal_mask(state: EngineState, seat: int) -> np.ndarray:
 
 def seed_from(np_random: np.random.Generator) -> int:
     return int(np_random.integers(0, 2**31 - 1))
+
+
+REWARDS = ("outcome", "score")
+"""What an episode's final reward is: `outcome`, the game's return (+1 sole winner, 0 each for a
+shared win, -1 the others); `score`, the seat's final score in points."""
+
+
+def reward_mode(game: Game, reward: str | None) -> str:
+    """The reward mode asked for, checked; by default `score` for a solo game, whose return is
+    clipped to the rank table's range (solo Hatairo: +1 from 120 points, though greedy play scores
+    about 150), and `outcome` with opponents."""
+    if reward is None:
+        return "score" if game.num_players == 1 else "outcome"
+    if reward not in REWARDS:
+        raise InvalidOption(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    return reward
+
+
+def final_rewards(state: EngineState, mode: str) -> list[float]:
+    """Each seat's reward for a finished game under the reward mode."""
+    if mode == "score":
+        return [float(score.total) for score in state.scores()]
+    return [float(value) for value in state.returns()]
+
+
+def final_info(state: EngineState) -> dict[str, Any]:
+    """What a finished game tells every seat: each seat's score with its breakdown, the winners.
+    Only at the end: mid-game, a score can rest on cards some seats may not see."""
+    return {"scores": [score.to_json() for score in state.scores()], "winners": list(state.winners())}
