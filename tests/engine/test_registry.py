@@ -4,9 +4,11 @@ one is reported and refused by name without taking the other games down."""
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,3 +64,36 @@ def test_installed_games_leave_out_the_games_registered_by_hand() -> None:
     registry.register(Nim)
     assert "nim" in registry.game_classes() and "nim" not in registry.installed_games()
     assert "pebbles" in registry.installed_games()
+
+
+def test_threads_asking_while_the_registry_fills_itself_all_find_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_INSTALLED", {})
+    monkeypatch.setattr(registry, "_BROKEN", {})
+    entry_points = importlib.metadata.entry_points
+
+    def slowly(**selection: str) -> Any:
+        time.sleep(0.2)  # the built-in games are found, the installed ones not yet
+        return entry_points(**selection)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", slowly)
+    seen: list[str] = []
+
+    def ask() -> None:
+        try:
+            seen.append(registry.game_class("pebbles").name)
+        except Exception as error:  # the failure under test: a half-filled registry
+            seen.append(repr(error))
+
+    first = threading.Thread(target=ask)
+    first.start()
+    time.sleep(0.1)  # the first is filling the registry; the others ask meanwhile
+    others = [threading.Thread(target=ask) for _ in range(7)]
+    for thread in others:
+        thread.start()
+    for thread in [first, *others]:
+        thread.join()
+    assert seen == ["pebbles"] * 8

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import pkgutil
+import threading
 from typing import Any
 
 from parlour.engine.errors import DataError, InvalidOption
@@ -29,16 +30,25 @@ _BROKEN: dict[str, str] = {}
 """Games whose package failed to load (a damaged data file, a broken plugin), with the reason."""
 
 
+_DISCOVERY = threading.Lock()
+"""Held while the registry fills itself: server threads asking at once must never see it half full."""
+
+
 def _discover() -> dict[str, type[Game]]:
-    if not _GAMES:
-        _discover_built_in()
-        _discover_entry_points()
-        _INSTALLED.clear()
-        _INSTALLED.update(_GAMES)
+    if _GAMES:
+        return _GAMES
+    with _DISCOVERY:
+        if not _GAMES:
+            found: dict[str, type[Game]] = {}
+            _discover_built_in(found)
+            _discover_entry_points(found)
+            _INSTALLED.clear()
+            _INSTALLED.update(found)
+            _GAMES.update(found)  # published whole, after every game is in
     return _GAMES
 
 
-def _discover_built_in() -> None:
+def _discover_built_in(found: dict[str, type[Game]]) -> None:
     import parlour.games
 
     for module in pkgutil.iter_modules(parlour.games.__path__):
@@ -50,10 +60,10 @@ def _discover_built_in() -> None:
             continue
         game_class = getattr(package, "GAME", None)
         if game_class is not None:
-            _GAMES[game_class.name] = game_class
+            found[game_class.name] = game_class
 
 
-def _discover_entry_points() -> None:
+def _discover_entry_points(found: dict[str, type[Game]]) -> None:
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         where = f"{entry.name} (entry point {entry.value!r} of {_distribution(entry)})"
         try:
@@ -63,10 +73,10 @@ def _discover_entry_points() -> None:
             continue
         if game is None:
             _BROKEN.setdefault(entry.name, f"{where} names neither a Game subclass nor a module with GAME")
-        elif game.name in _GAMES and _GAMES[game.name] is not game:
+        elif game.name in found and found[game.name] is not game:
             _BROKEN[f"{entry.name} (duplicate)"] = f"{where} is refused: the name {game.name!r} is taken"
         else:
-            _GAMES[game.name] = game
+            found[game.name] = game
 
 
 def _distribution(entry: importlib.metadata.EntryPoint) -> str:
