@@ -329,6 +329,13 @@ def serve(
     lease_seconds: Annotated[
         float, typer.Option(min=1.0, help="seconds a table's bots and clock stay with a vanished process")
     ] = 10.0,
+    setting: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="any other setting as NAME=VALUE, e.g. --set password_hashings=2 (docs/server.md lists them)",
+        ),
+    ] = None,
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 
@@ -348,7 +355,7 @@ def serve(
     _check_listening_address(host, port)
     try:
         from parlour.server import Settings, run
-        from parlour.server.settings import database_url
+        from parlour.server.settings import database_url, named_settings
         from parlour.server.workers import sqlite_refusal
     except ImportError as error:
         raise fail(f"the server needs the server extra (pip install 'parlour[server]'): {error}", 1) from None
@@ -362,7 +369,7 @@ def serve(
         highlight=False,
         markup=False,
     )
-    settings = Settings(
+    explicit: dict[str, Any] = dict(
         db=db,
         bot_delay=bot_delay,
         undo=undo,
@@ -389,6 +396,11 @@ def serve(
         secure_cookies=secure_cookies,
         lease_seconds=lease_seconds,
     )
+    try:
+        named = named_settings(setting or [], set(explicit))
+        settings = Settings(**explicit, **named)
+    except ValueError as error:
+        raise fail(str(error)) from None
     log_to = None if log_file is None else str(log_file)
     level = log_level.lower()
     run(settings, host=host, port=port, workers=workers, log_level=level, log_format=chosen, log_file=log_to)

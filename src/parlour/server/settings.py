@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 import parlour
 
@@ -165,3 +166,46 @@ class Settings:
     @property
     def url(self) -> str:
         return database_url(self.db)
+
+
+def named_settings(pairs: list[str], own_options: set[str]) -> dict[str, Any]:
+    """`parlour serve --set NAME=VALUE`: any setting above by its name, its value read by the
+    setting's type; a setting that has an option of its own is refused (use that option).
+    Raises ValueError naming what is wrong."""
+    kinds = {item.name: str(item.type) for item in fields(Settings) if item.name not in ("db", "web_dir")}
+    chosen: dict[str, Any] = {}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not equals:
+            raise ValueError(f"--set takes NAME=VALUE, got {pair!r}")
+        if name not in kinds:
+            raise ValueError(f"--set: no setting called {name!r} (settings: {', '.join(sorted(kinds))})")
+        if name in own_options:
+            raise ValueError(f"--set {name}: use --{name.replace('_', '-')} instead")
+        if name in chosen:
+            raise ValueError(f"--set {name} is given twice")
+        chosen[name] = _setting_value(name, kinds[name], text.strip())
+    return chosen
+
+
+def _setting_value(name: str, kind: str, text: str) -> Any:
+    if kind.endswith("| None") and text.lower() in ("", "none"):
+        return None
+    kind = kind.removesuffix(" | None")
+    if kind == "bool":
+        if text.lower() in ("true", "yes", "1", "on"):
+            return True
+        if text.lower() in ("false", "no", "0", "off"):
+            return False
+        raise ValueError(f"--set {name} takes true or false, got {text!r}")
+    if kind == "str":
+        return text
+    try:
+        value: float = int(text) if kind == "int" else float(text)
+    except ValueError:
+        what = "a whole number" if kind == "int" else "a number"
+        raise ValueError(f"--set {name} takes {what}, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"--set {name} takes a finite number of at least 0, got {text!r}")
+    return value
