@@ -26,8 +26,9 @@ trap 'rm -f "$STARTED"; kill "$BUILD" 2>/dev/null || true' EXIT  # Ctrl-C stops 
 # then the C files are compiled one by one into build/compiled-temp.
 progress() {
   local written compiled
-  written=$(find build/mypyc-c -name '*.c' -newer "$STARTED" 2>/dev/null | wc -l)
-  compiled=$(find build/compiled-temp -name '*.o' -newer "$STARTED" 2>/dev/null | wc -l)
+  # Neither folder exists yet early in a first build (and pipefail would stop the script).
+  written=$({ find build/mypyc-c -name '*.c' -newer "$STARTED" 2>/dev/null || true; } | wc -l)
+  compiled=$({ find build/compiled-temp -name '*.o' -newer "$STARTED" 2>/dev/null || true; } | wc -l)
   if [[ $written == 0 ]]; then
     echo "build-compiled: translating to C ($((SECONDS - start)) s)"
   else
