@@ -12,6 +12,7 @@ from pydantic import Field
 from parlour.agents import agent_kinds
 from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class, game_classes
+from parlour.engine.tutorial import has_tutorial, tutorial_of
 from parlour.server.accounts import CsrfHeader, give_seat, joining_account
 from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
@@ -114,9 +115,19 @@ async def games() -> list[dict[str, Any]]:
                 if not option.host_only
             ],
             "agents": kinds,
+            "tutorial": has_tutorial(cls),
         }
         for name, cls in game_classes().items()
     ]
+
+
+@router.get("/api/games/{game}/tutorial", tags=["lobby"])
+async def tutorial(game: str) -> dict[str, Any]:
+    """A game's guided first game: its deal, the seats of its table and the scripted steps."""
+    try:
+        return tutorial_of(game_class(game)).to_json()
+    except InvalidOption as error:
+        raise ServerError("unknown_game", str(error), 404) from None
 
 
 @router.get("/api/tables", tags=["lobby"])
