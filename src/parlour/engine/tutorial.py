@@ -44,13 +44,17 @@ class Step:
 
 @dataclass(frozen=True)
 class Tutorial:
-    """A game's guided first game: the deal, a welcome, the scripted steps and a closing word."""
+    """A game's guided first game: the deal, a welcome, the scripted steps and a closing word; and
+    for the lobby's card of the game, a line on what it is like (`feel`) and how long a game takes
+    (`minutes`, a range)."""
 
     seed: int
     players: int
     welcome: str
     steps: tuple[Step, ...]
     goodbye: str
+    feel: str
+    minutes: tuple[int, int]
     options: dict[str, Any] = field(default_factory=dict)
 
     def game_options(self) -> dict[str, Any]:
@@ -69,6 +73,8 @@ class Tutorial:
             "welcome": self.welcome,
             "steps": [step.to_json() for step in self.steps],
             "goodbye": self.goodbye,
+            "feel": self.feel,
+            "minutes": list(self.minutes),
         }
 
 
@@ -83,14 +89,6 @@ def tutorial_of(cls: type[Game]) -> Tutorial:
     if not isinstance(tutorial, Tutorial):
         raise InvalidOption(f"{cls.title}'s tutorial module exposes no TUTORIAL")
     return tutorial
-
-
-def has_tutorial(cls: type[Game]) -> bool:
-    try:
-        tutorial_of(cls)
-    except InvalidOption:
-        return False
-    return True
 
 
 def scripted_move(tutorial: Tutorial, state: State) -> Step | None:

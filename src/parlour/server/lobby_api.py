@@ -11,8 +11,9 @@ from pydantic import Field
 
 from parlour.agents import agent_kinds
 from parlour.engine.errors import InvalidOption
+from parlour.engine.game import Game
 from parlour.engine.registry import game_class, game_classes
-from parlour.engine.tutorial import has_tutorial, tutorial_of
+from parlour.engine.tutorial import tutorial_of
 from parlour.server.accounts import CsrfHeader, give_seat, joining_account
 from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
@@ -115,10 +116,19 @@ async def games() -> list[dict[str, Any]]:
                 if not option.host_only
             ],
             "agents": kinds,
-            "tutorial": has_tutorial(cls),
+            **_introduction(cls),
         }
         for name, cls in game_classes().items()
     ]
+
+
+def _introduction(cls: type[Game]) -> dict[str, Any]:
+    """What the lobby's card of a game says beside its summary, from its tutorial if it has one."""
+    try:
+        tutorial = tutorial_of(cls)
+    except InvalidOption:
+        return {"tutorial": False, "feel": None, "minutes": None}
+    return {"tutorial": True, "feel": tutorial.feel, "minutes": list(tutorial.minutes)}
 
 
 @router.get("/api/games/{game}/tutorial", tags=["lobby"])

@@ -63,6 +63,9 @@ TUTORIAL = Tutorial(
             "more than five cards in hand at the end of a turn must be discarded.",
         ),
     ),
+    feel="A light card game of timing and bluff: collect colours, peek at hidden tokens, and judge "
+    "which colours are worth the race.",
+    minutes=(20, 30),
     goodbye="That is a turn: draw two, make up to two sets, pass. The game ends once two colours are "
     "used up or someone owns ten sets. The game goes on against a gentle bot: good luck!",
 )

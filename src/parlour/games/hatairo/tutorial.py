@@ -82,6 +82,9 @@ TUTORIAL = Tutorial(
             wrong="Any empty space is allowed; in this lesson, use row 1, column 2, above your Coastal tile.",
         ),
     ),
+    feel="A calm puzzle of collecting and planning: gather pigments, paint flags into a grid, and "
+    "arrange them so that rows and columns score.",
+    minutes=(30, 60),
     goodbye="That is the heart of Hatairo: reserve sketches, gain pigments, complete flags. Motifs "
     "placed when a Market row runs out reward the flags of a column or a row. The game goes on "
     "against a gentle bot: good luck!",

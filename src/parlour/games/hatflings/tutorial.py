@@ -58,6 +58,9 @@ TUTORIAL = Tutorial(
         ),
         Step(RIVAL, "place normal at e5", "Purple strengthens its group at the top."),
     ),
+    feel="A quick, tense duel on a small floor: every piece you land can turn the hats around it, and a "
+    "lead can flip in one move.",
+    minutes=(10, 20),
     goodbye="That is the whole dance: land next to your own colour, turn the rival hats around you, "
     "or jump a halfling of yours over an adjacent rival. Your specials (in the list of moves) bend "
     "these rules. The game goes on against a gentle bot: good luck!",

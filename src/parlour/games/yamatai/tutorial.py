@@ -55,6 +55,9 @@ TUTORIAL = Tutorial(
             "Boats you did not place wait in your harbour, which keeps one.",
         ),
     ),
+    feel="A rich building game: sail chains of boats across an archipelago, raise buildings, and "
+    "recruit specialists whose powers grow your plans.",
+    minutes=(45, 90),
     goodbye="That was one whole turn. Building instead of collecting needs an empty island touched "
     "by a boat of this turn, with the boats its tile asks for around it. The game goes on against "
     "a gentle bot: good luck!",
