@@ -20,7 +20,18 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import accounts, chat, client_api, lobby_api, my_games, play_api, ratings, rematch, timers
+from parlour.server import (
+    accounts,
+    chat,
+    client_api,
+    lobby_api,
+    my_games,
+    play_api,
+    quick_play,
+    ratings,
+    rematch,
+    timers,
+)
 from parlour.server.errors import ServerError, describe_problems
 from parlour.server.guard import RequestGuard
 from parlour.server.hub import Hub
@@ -119,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.chat = chat.Chat(settings, hub)
         app.state.timers = timers.Timers(settings, hub)
         await app.state.timers.start()
+        app.state.quick = quick_play.QuickPlay(settings, hub, app.state.timers)
         app.state.ratings = ratings.Ratings(settings, hub)
         await app.state.ratings.start()
         pruning = asyncio.create_task(_prune_now_and_then(app))
@@ -145,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (
         health_router,
         lobby_api.router,
+        quick_play.router,
         play_api.router,
         accounts.router,
         my_games.router,

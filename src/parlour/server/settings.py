@@ -112,6 +112,11 @@ class Settings:
     max_move_seconds: float = 7 * 86400.0
     timer_poll: float = 1.0
     timeout_agent: str = "greedy"
+    # --- Quick play (docs/server.md, "Quick play") ---
+    # The longest a player may ask to wait for other people before bots take the free seats; the
+    # time per move of a turn-based table quick play opens.
+    quick_max_wait_seconds: float = 120.0
+    quick_move_seconds: float = 86400.0
     # --- Undo (docs/server.md, "Undo") ---
     # Whether a person's steps within a turn are held tentative, for them alone, so that they may
     # take them back until the turn passes or a step shows something hidden.

@@ -11,6 +11,7 @@ import { modeFields } from "./clock.js";
 import { noteDeal } from "./deal.js";
 import { ratingText } from "./ratings.js";
 import { loadModule } from "./games/index.js";
+import { quickPlay } from "./quick.js";
 
 const STRENGTHS = [
   ["human", "a person"],
@@ -239,9 +240,12 @@ function playersText(counts) {
 
 /** A game's card: its picture (drawn by its board module), what it is like, players and length. */
 function gameCard(game, chooseGame) {
-  const picture = h("div", { class: "game-picture" });
+  // Shown once drawn: a game whose board module draws no picture (a plugin's) has none.
+  const picture = h("div", { class: "game-picture", hidden: true });
   loadModule(game.name).then((module) => {
-    if (module.picture) picture.append(module.picture());
+    if (!module.picture) return;
+    picture.append(module.picture());
+    picture.hidden = false;
   }).catch(() => {});
   const length = game.minutes ? ` · ${game.minutes[0]}–${game.minutes[1]} min` : "";
   const rules = h("button", { type: "button", class: "link", onclick: () => openRules(game.name) }, "Rules");
@@ -252,8 +256,9 @@ function gameCard(game, chooseGame) {
     h("p", { class: "feel" }, game.feel || cap(game.summary)),
     h("p", { class: "muted facts" }, playersText(game.players) + length),
     h("div", { class: "card-actions" },
-      game.tutorial ? h("a", { class: "button primary learn", href: `/?learn=${game.name}` }, "Learn to play") : null,
-      create, rules));
+      game.tutorial ? h("a", { class: "button learn", href: `/?learn=${game.name}` }, "Learn to play") : null,
+      create, rules),
+    game.players.some((n) => n > 1) ? quickPlay(game) : null);
 }
 
 function gameCards(list, form) {
