@@ -14,7 +14,7 @@ from .screens import SIZES, audit
 
 def press_play_now(page: Any, game: str, name: str, wait: str, mode: str = "live", players: str = "2") -> None:
     card = page.locator(f".game-card[data-game='{game}']")
-    card.locator("summary.play-now").click()
+    card.locator("button.play-now").click()
     page.select_option(f"#quick-players-{game}", players)
     page.select_option(f"#quick-mode-{game}", mode)
     page.select_option(f"#quick-wait-{game}", wait)
@@ -62,7 +62,7 @@ def test_no_wait_means_bots_now_and_turn_based_has_its_clock(server: Server, ope
 
 def test_the_play_now_box_on_a_phone(server: Server, open_page: Callable[..., Any]) -> None:
     page = open_page(server.url + "/", viewport=SIZES["phone"])
-    page.locator(".game-card[data-game='hatairo'] summary.play-now").click()
+    page.locator(".game-card[data-game='hatairo'] button.play-now").click()
     assert page.locator("#quick-players-hatairo option").all_inner_texts() == ["2 players", "3 players", "4 players"]
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"]["width"]
     page.locator(".game-card[data-game='hatairo']").scroll_into_view_if_needed()

@@ -86,5 +86,13 @@ export function quickPlay(game) {
     status.textContent = "You stopped waiting.";
     if (leaving) call(`/api/quick/${encodeURIComponent(leaving)}`, { method: "DELETE" }).catch(() => {});
   });
-  return h("details", { class: "quick" }, h("summary", { class: "button primary play-now" }, "Play now"), form);
+  form.id = id("form");
+  form.hidden = true;
+  const open = h("button", { type: "button", class: "primary play-now", "aria-expanded": "false", "aria-controls": form.id }, "Play now");
+  open.addEventListener("click", () => {
+    form.hidden = !form.hidden;
+    open.setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) players.focus();
+  });
+  return h("div", { class: "quick" }, open, form);
 }
