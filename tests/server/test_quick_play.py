@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from parlour.server.models import QuickWaitRow
 from parlour.server.quick_play import LEVELS, NO_RATING_BOT, bot_for_rating
 
 from .conftest import POSTGRES_URL, LiveServer, run_sql, wait_until
@@ -123,3 +125,22 @@ def test_players_on_two_server_processes_meet(tmp_path: Path) -> None:
         for node in nodes:
             node.stop()
         run_sql(POSTGRES_URL, f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+def test_the_nearest_ratings_are_seated_together(server: LiveServer) -> None:
+    """Four wait for a three-player game: the one who looks is seated with the two nearest in rating."""
+    store = server.app.state.quick.store
+    moment = datetime.now(UTC)
+    for ticket, rating in (("me", 30.0), ("near", 31.0), ("far", 12.0), ("close", 28.5)):
+        store.add(
+            QuickWaitRow(
+                ticket=ticket, game="hatairo", players=3, mode="live", name=ticket.title(), rating=rating,
+                created_at=moment, bots_at=moment + timedelta(seconds=60), seen_at=moment,
+            )
+        )  # fmt: skip
+    mine = server.http.get("/api/quick/me").json()
+    assert mine["status"] == "seated"
+    names = {seat["name"] for seat in server.table(mine["table"])["seats"]}
+    assert names == {"Me", "Near", "Close"}
+    far = server.http.get("/api/quick/far").json()
+    assert far["status"] == "waiting" and far["people_waiting"] == 1
