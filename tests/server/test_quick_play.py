@@ -144,3 +144,13 @@ def test_the_nearest_ratings_are_seated_together(server: LiveServer) -> None:
     assert names == {"Me", "Near", "Close"}
     far = server.http.get("/api/quick/far").json()
     assert far["status"] == "waiting" and far["people_waiting"] == 1
+
+
+def test_quick_tables_count_towards_the_tables_per_client(serve: Callable[..., LiveServer]) -> None:
+    server = serve(tables_per_client=1)
+    assert play_now(server, "Gil", wait_seconds=0)["status"] == "seated"
+    refused = server.http.post("/api/quick", json={"game": "hatflings", "players": 2, "name": "Gil", "wait_seconds": 0})
+    assert refused.status_code == 429, refused.text
+    assert len(server.http.get("/api/tables").json()) == 1
+    # The refused player is not left on the list for others to meet.
+    assert play_now(server, "Hal", game="hatflings", wait_seconds=60)["people_waiting"] == 1

@@ -30,6 +30,7 @@ from parlour.server.accounts import accounts_of
 from parlour.server.errors import ServerError
 from parlour.server.hub import Hub
 from parlour.server.models import QuickWaitRow, RatingRow
+from parlour.server.quotas import client_address
 from parlour.server.requests import Strict
 from parlour.server.settings import Settings
 from parlour.server.timers import BOT, TURN_BASED, Timers
@@ -186,14 +187,19 @@ class QuickPlay:
         )
         ticket = row.ticket
         await self.hub._db(self.store.add, row)
-        return await self.look(request, ticket)
+        try:
+            return await self.look(request, ticket)
+        except ServerError:
+            # Refused (too many tables from this address): the asker has no ticket to look at.
+            await self.hub._db(self.store.leave, ticket)
+            raise
 
     async def look(self, request: Request, ticket: str) -> dict[str, Any]:
         row = await self.hub._db(self.store.get, ticket)
         if row is None:
             raise ServerError("no_ticket", "no such quick-play ticket: it was seated and handed over, or left", 404)
         if row.table_id is None:
-            await self._match(row)
+            await self._match(row, client_address(request))
             row = await self.hub._db(self.store.get, ticket)
             assert row is not None
         if row.table_id is not None and row.token is not None:
@@ -212,7 +218,7 @@ class QuickPlay:
         if not await self.hub._db(self.store.leave, ticket):
             raise ServerError("no_ticket", "no such waiting ticket (seated already, or gone)", 404)
 
-    async def _match(self, row: QuickWaitRow) -> None:
+    async def _match(self, row: QuickWaitRow, client: str) -> None:
         """Seat `row`'s player if enough people wait for the same, or their wait is over."""
         waiting = await self.hub._db(self.store.waiting, row.game, row.players, row.mode)
         me = next((w for w in waiting if w.ticket == row.ticket), None)
@@ -226,15 +232,16 @@ class QuickPlay:
         if not await self.hub._db(self.store.claim, [w.ticket for w in group], claimer):
             return
         try:
-            await self._seat(row, group)
+            await self._seat(row, group, client)
         finally:
             await self.hub._db(self.store.release, claimer)
 
-    async def _seat(self, row: QuickWaitRow, group: list[Waiting]) -> None:
+    async def _seat(self, row: QuickWaitRow, group: list[Waiting], client: str) -> None:
+        """Open the table (held, like any, to the limits on tables per client of the asker)."""
         ratings = [w.rating for w in group if w.rating is not None]
         bot = bot_for_rating(sum(ratings) / len(ratings) if ratings else None)
         seats = ["human"] * len(group) + [bot] * (row.players - len(group))
-        table = await self.hub.create_table(row.game, {"players": row.players}, seats, None)
+        table = await self.hub.create_table(row.game, {"players": row.players}, seats, None, client=client)
         if row.mode == TURN_BASED:
             await self.timers.open(table, self.settings.quick_move_seconds, BOT)
         for person in group:
