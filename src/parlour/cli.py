@@ -102,6 +102,20 @@ def play(
 
 
 @app.command()
+def learn(game: Annotated[str, typer.Argument(help="the game to learn, e.g. hatairo")]) -> None:
+    """A guided first game: each step says what to do and why, then the game goes on against a gentle bot."""
+    from parlour.learn import LearnSession, tutorial_table
+
+    try:
+        tutorial, table = tutorial_table(game_class(game))
+    except ParlourError as error:
+        raise fail(str(error)) from None
+    session = LearnSession(tutorial, table)
+    session.show(f"Learn {table.game.title}. {tutorial.welcome} Type help for help, quit to leave.")
+    raise typer.Exit(session.run())
+
+
+@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a record saved by parlour")],
     line: Annotated[

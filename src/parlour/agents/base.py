@@ -180,4 +180,4 @@ def check_params(kind: str, params: dict[str, Any], allowed: set[str]) -> None:
 
 def _load_builtin_kinds() -> None:
     # Importing the modules registers their kinds; done lazily to keep imports one-way.
-    from parlour.agents import greedy, mcts, random_agent  # noqa: F401
+    from parlour.agents import greedy, mcts, random_agent, tutorial  # noqa: F401

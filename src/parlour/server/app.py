@@ -28,6 +28,7 @@ from parlour.server import (
     lobby_api,
     my_games,
     play_api,
+    quick_play,
     ratings,
     rematch,
     safety,
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.admin = admin.Admin(hub)
         app.state.timers = timers.Timers(settings, hub)
         await app.state.timers.start()
+        app.state.quick = quick_play.QuickPlay(settings, hub, app.state.timers)
         app.state.ratings = ratings.Ratings(settings, hub)
         await app.state.ratings.start()
         pruning = asyncio.create_task(_prune_now_and_then(app))
@@ -186,6 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (
         health_router,
         lobby_api.router,
+        quick_play.router,
         play_api.router,
         accounts.router,
         my_games.router,

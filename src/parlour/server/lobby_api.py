@@ -11,7 +11,9 @@ from pydantic import Field
 
 from parlour.agents import agent_kinds
 from parlour.engine.errors import InvalidOption
+from parlour.engine.game import Game
 from parlour.engine.registry import game_class, game_classes
+from parlour.engine.tutorial import tutorial_of
 from parlour.server.accounts import CsrfHeader, joining_account, seat_owner
 from parlour.server.errors import ServerError
 from parlour.server.guard import JSON_TYPES, exactly
@@ -117,9 +119,28 @@ async def games() -> list[dict[str, Any]]:
                 if not option.host_only
             ],
             "agents": kinds,
+            **_introduction(cls),
         }
         for name, cls in game_classes().items()
     ]
+
+
+def _introduction(cls: type[Game]) -> dict[str, Any]:
+    """What the lobby's card of a game says beside its summary, from its tutorial if it has one."""
+    try:
+        tutorial = tutorial_of(cls)
+    except InvalidOption:
+        return {"tutorial": False, "feel": None, "minutes": None}
+    return {"tutorial": True, "feel": tutorial.feel, "minutes": list(tutorial.minutes)}
+
+
+@router.get("/api/games/{game}/tutorial", tags=["lobby"])
+async def tutorial(game: str) -> dict[str, Any]:
+    """A game's guided first game: its deal, the seats of its table and the scripted steps."""
+    try:
+        return tutorial_of(game_class(game)).to_json()
+    except InvalidOption as error:
+        raise ServerError("unknown_game", str(error), 404) from None
 
 
 @router.get("/api/tables", tags=["lobby"])

@@ -260,3 +260,27 @@ class TableOwnerRow(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+
+
+class QuickWaitRow(Base):
+    """A player waiting for quick play (server/quick_play.py, migration 0012): until seated, then
+    with the table, seat and seat token the next look at the ticket hands over (and forgets)."""
+
+    __tablename__ = "quick_waits"
+
+    ticket: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(40))
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # After this, the seats still free are given to bots.
+    bots_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The player's page looks at the ticket every few seconds; one not seen for a while has left.
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # The server process matching this ticket right now (so that two never seat one player twice).
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    token: Mapped[str | None] = mapped_column(String(200), nullable=True)

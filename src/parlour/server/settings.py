@@ -129,6 +129,11 @@ class Settings:
     # A live rated table opened without a clock gets a time bank of this many seconds per seat; a
     # seat whose bank runs out forfeits (and ranks last), so that leaving a lost game loses it.
     rated_time_bank_seconds: float = 1800.0
+    # --- Quick play (docs/server.md, "Quick play") ---
+    # The longest a player may ask to wait for other people before bots take the free seats; the
+    # time per move of a turn-based table quick play opens.
+    quick_max_wait_seconds: float = 120.0
+    quick_move_seconds: float = 86400.0
     # --- Undo (docs/server.md, "Undo") ---
     # Whether a person's steps within a turn are held tentative, for them alone, so that they may
     # take them back until the turn passes or a step shows something hidden.

@@ -164,7 +164,16 @@ function drawDesigner(view, player, context) {
   return svg(WIDTH, height, `${context.names[player.seat]}'s tableau and sets`, ...parts);
 }
 
+/** The lobby's picture of the game, drawn with the table's own pieces: a set and a row of tokens. */
+function picture() {
+  const tokens = ["green", "red", "blue", "orange", "pink"].map((colour, i) =>
+    token({ colour, position: i + 1, face_up: i % 2 === 0, value: i % 2 === 0 ? [4, 0, 2, 0, -1][i] : null }, 170 + i * 44, 60, 18, null));
+  return svg(400, 100, "Hanbok Runway: a style card and a fabric card make a set; fabric tokens of five colours",
+    ...styleCard("oval", 10, 14), fabricCard("red/blue", 70, 14, 54, 72), ...tokens);
+}
+
 export default {
+  picture,
   async prepare(summary) {
     CONFIG = await gameData(summary.game, "config.toml");
   },

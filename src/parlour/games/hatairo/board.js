@@ -172,7 +172,23 @@ function drawHand(player) {
 const PLAYERS = ["Red", "Yellow", "Blue", "Green"];
 const SUBJECT = new RegExp(`\\b(${PLAYERS.join("|")}) (?=(?:pays|places|completes|keeps|lays|drafts|reveals|gains|loses|reserves|starts|passes|discards|will)\\b)`, "g");
 
+/** The lobby's picture of the game, drawn with the table's own pieces: flag cards and a motif. */
+function picture() {
+  const flags = [["Red", "Green"], ["Blue", "Yellow", "Red"], ["Black", "Orange"], ["Cyan", "Green", "Yellow"]];
+  const cards = flags.map((bands, i) => {
+    const x = 8 + i * (CARD_W + 8);
+    const w = (CARD_W - 12) / bands.length;
+    return s("g", {}, s("rect", { x, y: 8, width: CARD_W, height: CARD_H, rx: 6, fill: "#fff", stroke: "#8a7f72", "stroke-width": 1.5 }),
+      ...bands.map((pigment, b) => s("rect", { x: x + 6 + b * w, y: 14, width: w, height: 30, fill: PIGMENT[pigment] })),
+      s("circle", { cx: x + CARD_W - 14, cy: 56, r: 7, fill: PIGMENT[bands[0]], stroke: "#0006" }),
+      s("text", { x: x + 8, y: 61, "font-size": 13, "font-weight": 700, fill: "#2b2622", text: `${3 * bands.length - 3} VP` }));
+  });
+  return svg(8 + 4 * (CARD_W + 8), CARD_H + 64, "Hatairo: flag cards with the pigments they need, and a motif tile",
+    ...cards, motifTile("Horizontal Stripes", 8, CARD_H + 16, null, 4 * (CARD_W + 8) - 8));
+}
+
 export default {
+  picture,
   /** Players by name where the engine's words give their colour, never a pigment ("Ann pays Red"). */
   phrase(text, names) {
     if (!names) return text;

@@ -170,7 +170,21 @@ function repetitionNote(view) {
   return h("p", { class: "note", id: "repetition" }, `This position has come up ${seen} times: ${when} (a position repeated that often ends the dance).`);
 }
 
+/** The lobby's picture of the game, drawn with the table's own pieces: a corner of the dance floor. */
+function picture() {
+  const squares = [];
+  for (let file = 0; file < 4; file++) for (let rank = 0; rank < 2; rank++) {
+    squares.push(s("rect", { x: MARGIN + file * SIZE, y: MARGIN + rank * SIZE, width: SIZE, height: SIZE, fill: (file + rank) % 2 ? "#d9c7a7" : "#f3ead7" }));
+  }
+  const at = (file, rank) => [MARGIN + file * SIZE, MARGIN + rank * SIZE];
+  return svg(MARGIN * 2 + 4 * SIZE, MARGIN * 2 + 2 * SIZE, "Hatflings!: halflings in yellow and purple hats, a tree, a barrel and the pig on the dance floor",
+    ...squares, drawObject("tree", ...at(0, 0)), drawHalfling({ kind: "normal" }, ...at(1, 0), HAT.yellow, false),
+    drawHalfling({ kind: "joker" }, ...at(2, 1), HAT.purple, false), drawObject("barrel", ...at(3, 0)), drawPig(...at(0, 1)),
+    drawHalfling({ kind: "normal" }, ...at(1, 1), HAT.purple, false), drawHalfling({ kind: "stilts" }, ...at(2, 0), HAT.yellow, false));
+}
+
 export default {
+  picture,
   /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
   palette: { players: Object.values(HAT), components: Object.values(OBJECT_COLOUR) },
 

@@ -254,7 +254,22 @@ function powerNote(view, context) {
   return h("p", { class: "note", id: "fleet-power" }, `${who} fleet tile ${turn.fleet_tile}: ${powerText(fleet) || "no power"} (${state})`);
 }
 
+/** The lobby's picture of the game, drawn with the table's own pieces: islands, tokens, boats, a building. */
+function picture() {
+  const islands = [[60, 50, "orange"], [130, 90, "green"], [200, 50, null], [270, 90, "violet"]];
+  const parts = [s("rect", { x: 0, y: 0, width: 330, height: 140, rx: 12, fill: "#a5d8ff" })];
+  for (const [cx, cy, culture] of islands) {
+    parts.push(s("polygon", { points: hexPoints(cx, cy, 38), fill: "#d3e6b5", stroke: "#6b8e4e", "stroke-width": 2 }));
+    if (culture) parts.push(s("circle", { cx, cy, r: 12, fill: CULTURE[culture], stroke: "#222" }));
+  }
+  parts.push(buildingShape("blue", 200, 50), buildingShape("torii", 270, 122));
+  ["bamboo", "wood", "stone", "clay"].forEach((boat, i) =>
+    parts.push(s("ellipse", { cx: 95 + i * 50, cy: 122 - (i % 2) * 52, rx: 13, ry: 6, fill: BOAT[boat], stroke: "#222" })));
+  return svg(330, 140, "Yamataï: islands with culture tokens, boats on the sea between them, a building and a torii", ...parts);
+}
+
 export default {
+  picture,
   /** The colours of the players and of the components, kept apart (tests/web/test_table_explains.py). */
   palette: { players: Object.values(PLAYER), components: [...Object.values(CULTURE), ...Object.values(BOAT)] },
 

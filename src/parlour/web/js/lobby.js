@@ -1,22 +1,30 @@
-// The lobby: create a table (game, players, options, who sits where), copy its invite link,
-// and see open, running and finished tables to join, watch or replay.
+// The lobby: each game as a card (a picture drawn by its board module, what it is like, players and
+// length, Learn to play), a form to create a table (game, players, options, who sits where), its
+// invite link, and the open, running and finished tables to join, watch or replay.
 
 import { account } from "./account.js";
 import { call, games, savedSeat, saveSeat } from "./api.js";
 import { seatNames } from "./explain.js";
-import { clear, h } from "./dom.js";
+import { cap, clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
 import { modeFields } from "./clock.js";
 import { noteDeal } from "./deal.js";
 import { ratingText } from "./ratings.js";
+import { loadModule } from "./games/index.js";
+import { quickPlay } from "./quick.js";
 
 const STRENGTHS = [
   ["human", "a person"],
-  ["random", "bot: random (instant)"],
-  ["greedy", "bot: greedy"],
-  ["mcts:iterations=200", "bot: MCTS, 200 iterations"],
-  ["mcts:iterations=1000", "bot: MCTS, 1000 iterations (strong)"],
+  ["random", "bot: easy (random moves)"],
+  ["greedy", "bot: casual (one move ahead)"],
+  ["mcts:iterations=200", "bot: club (searches 200 games ahead)"],
+  ["mcts:iterations=1000", "bot: strong (searches 1000 games ahead)"],
 ];
+
+/** Who sits at a seat, in a player's words: you at the first, opponents after. */
+function seatLabel(seat) {
+  return seat === 0 ? "You" : `Opponent ${seat}`;
+}
 
 function optionField(option) {
   const id = `opt-${option.name}`;
@@ -54,9 +62,10 @@ function seatRows(container, count) {
   clear(container);
   for (let seat = 0; seat < count; seat++) {
     const value = old[seat] || (seat === 0 ? "human" : "random");
+    const words = (spec, text) => (spec !== "human" ? text : seat === 0 ? "you play" : "a person you invite");
     const select = h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
-      ...STRENGTHS.map(([spec, text]) => h("option", { value: spec, selected: spec === value }, text)));
-    container.append(h("div", { class: "field seat-row" }, h("label", { for: `seat-${seat}` }, `Seat ${seat}`), select));
+      ...STRENGTHS.map(([spec, text]) => h("option", { value: spec, selected: spec === value }, words(spec, text))));
+    container.append(h("div", { class: "field seat-row" }, h("label", { for: `seat-${seat}` }, seatLabel(seat)), select));
   }
 }
 
@@ -99,7 +108,7 @@ function createForm(list, onCreated) {
     modes.element,
     h("div", { class: "field" }, h("label", { for: "rated" }, "Rated"), rated,
       h("small", { class: "muted" }, "two or more people, each signed in; the game's default options; the server draws the deal. Live without a clock: each seat gets a time bank, and a seat whose time runs out forfeits (ranked last)")),
-    h("fieldset", {}, h("legend", {}, "Seats: people or bots"), seats),
+    h("fieldset", {}, h("legend", {}, "Who plays: people or bots"), seats),
     h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
     status,
@@ -155,8 +164,14 @@ function createForm(list, onCreated) {
 }
 
 function seatsText(table) {
-  return seatNames(table.seats).map((name, i) => (table.seats[i].taken && table.seats[i].kind !== "bot" ? name + ratingText(table, i) : name)).join(" · ");
+  const names = seatNames(table.seats);
+  const seated = table.seats.flatMap((seat, i) => (seat.kind === "bot" ? [names[i]] : seat.taken ? [names[i] + ratingText(table, i)] : []));
+  // Free seats are counted, never numbered ("free seat 2" reads as the server's numbering).
+  const free = table.seats.filter((seat) => seat.kind !== "bot" && !seat.taken).length;
+  return [...seated, free ? `${free} free seat${free > 1 ? "s" : ""}` : null].filter(Boolean).join(" · ");
 }
+
+const STATUS_WORDS = { open: "waiting for players", running: "playing", finished: "finished" };
 
 function tableRow(table) {
   const actions = [];
@@ -174,7 +189,7 @@ function tableRow(table) {
   const winners = table.result ? table.result.winners.map((w) => names[w]) : [];
   const result = winners.length ? ` — ${winners.length > 1 ? "shared win" : "winner"}: ${winners.join(", ")}` : "";
   return h("li", { class: "table-row", "data-table": table.id },
-    h("div", {}, h("strong", {}, table.title), ` · ${table.status}${result}`,
+    h("div", { class: "row-text" }, h("strong", {}, table.title), ` · ${STATUS_WORDS[table.status] || table.status}${result}`,
       table.deal && table.deal.fixed ? h("span", { class: "tag fixed-deal", title: "the table's creator chose the deal" }, "fixed deal") : null,
       table.rated ? h("span", { class: "tag rated", title: "the players' ratings change with the result" }, "rated") : null,
       h("br"), h("small", { class: "muted" }, seatsText(table))),
@@ -184,14 +199,16 @@ function tableRow(table) {
 async function refreshTables(container) {
   const [live, finished] = await Promise.all([call("/api/tables"), call("/api/tables?status=finished")]);
   const mine = live.filter((table) => savedSeat(table.id));
-  clear(container).append(
+  // Only nodes: a null given to append() would print as the text "null".
+  const parts = [
     mine.length ? h("h2", {}, "My tables") : null,
     mine.length ? h("ul", { class: "tables", id: "my-tables" }, ...mine.map(tableRow)) : null,
     h("h2", {}, "Open and running tables"),
     live.length ? h("ul", { class: "tables" }, ...live.map(tableRow)) : h("p", { class: "muted" }, "No table yet: create one."),
     h("h2", {}, "Finished games"),
     finished.length ? h("ul", { class: "tables" }, ...finished.slice(0, 20).map(tableRow)) : h("p", { class: "muted" }, "None yet."),
-  );
+  ];
+  clear(container).append(...parts.filter(Boolean));
 }
 
 function created(panel, table) {
@@ -207,11 +224,55 @@ function created(panel, table) {
     }
   });
   clear(panel).append(
-    h("h2", {}, `Table ${table.id} is ready`),
+    h("h2", {}, `Your table of ${table.title} is ready`),
     h("p", {}, "Share this link with the people you invited:"),
     h("div", { class: "field" }, link, copy),
     h("a", { class: "button primary", id: "go-table", href: `/?table=${table.id}` }, "Go to the table"),
   );
+}
+
+function playersText(counts) {
+  const low = Math.min(...counts);
+  const high = Math.max(...counts);
+  if (low === high) return `${low} player${low === 1 ? "" : "s"}`;
+  return `${low}–${high} players`;
+}
+
+/** A game's card: its picture (drawn by its board module), what it is like, players and length. */
+function gameCard(game, chooseGame) {
+  // Shown once drawn: a game whose board module draws no picture (a plugin's) has none.
+  const picture = h("div", { class: "game-picture", hidden: true });
+  loadModule(game.name).then((module) => {
+    if (!module.picture) return;
+    picture.append(module.picture());
+    picture.hidden = false;
+  }).catch(() => {});
+  const length = game.minutes ? ` · ${game.minutes[0]}–${game.minutes[1]} min` : "";
+  const rules = h("button", { type: "button", class: "link", onclick: () => openRules(game.name) }, "Rules");
+  const create = h("button", { type: "button", class: "new-table", onclick: () => chooseGame(game.name) }, "New table");
+  return h("li", { class: "game-card card", "data-game": game.name },
+    picture,
+    h("h3", {}, game.title),
+    h("p", { class: "feel" }, game.feel || cap(game.summary)),
+    h("p", { class: "muted facts" }, playersText(game.players) + length),
+    h("div", { class: "card-actions" },
+      game.tutorial ? h("a", { class: "button learn", href: `/?learn=${game.name}` }, "Learn to play") : null,
+      create, rules),
+    game.players.some((n) => n > 1) ? quickPlay(game) : null);
+}
+
+function gameCards(list, form) {
+  const chooseGame = (name) => {
+    const select = form.querySelector("#game");
+    select.value = name;
+    select.dispatchEvent(new Event("change"));
+    form.scrollIntoView({ behavior: "smooth", block: "start" });
+    select.focus();
+  };
+  return h("section", { class: "games", "aria-labelledby": "games-title" },
+    h("h1", { id: "games-title" }, "Choose a game"),
+    h("p", { class: "muted" }, "New to a game? Learn to play walks you through a first game, then lets you play it out against a gentle bot."),
+    h("ul", { class: "game-cards" }, ...list.map((game) => gameCard(game, chooseGame))));
 }
 
 export async function showLobby(app) {
@@ -225,7 +286,7 @@ export async function showLobby(app) {
     refreshTables(tables);
   });
   const boards = h("p", {}, h("a", { href: `/?ratings=${list[0].name}`, id: "leaderboards" }, "Leaderboards"));
-  clear(app).append(h("div", { class: "lobby" }, h("div", {}, form, made, boards), tables));
+  clear(app).append(gameCards(list, form), h("div", { class: "lobby" }, h("div", {}, form, made, boards), tables));
   await refreshTables(tables);
   const timer = setInterval(() => (document.body.contains(tables) ? refreshTables(tables).catch(() => {}) : clearInterval(timer)), 5000);
 }

@@ -15,6 +15,7 @@ import { TurnAlerts } from "./alerts.js";
 import { annotate, glossary, nameSeats, seatNames, withRuleLinks } from "./explain.js";
 import { loadModule } from "./games/index.js";
 import { BoardMotion, motionless, SLIDE_MS } from "./motion.js";
+import { coachFor } from "./learn.js";
 import { Picker } from "./picker.js";
 import { noteSideways, padForBar, revealSideways } from "./frames.js";
 import { playerPanel } from "./panel.js";
@@ -112,8 +113,10 @@ export async function showTable(app, tableId) {
     return;
   }
   const module = await loadModule(summary.game);
-  const [words] = await Promise.all([glossary(summary.game), module.prepare ? module.prepare(summary) : null]);
-  new TablePage(app, summary, held, module, words).start();
+  const [words, , coach] = await Promise.all([glossary(summary.game), module.prepare ? module.prepare(summary) : null, coachFor(summary.game)]);
+  const page = new TablePage(app, summary, held, module, words);
+  page.coach = coach; // a lesson's coach (learn.js), or null
+  page.start();
 }
 
 class TablePage {
@@ -294,6 +297,7 @@ class TablePage {
     if (rival) this.motion.capture();
     else this.motion.still();
     this.render();
+    if (this.coach) this.coach.update(this);
     if (rival) this.motion.play();
     this.clock.refresh(this.message.seats, message.status === "running").catch(() => {});
     this.rematch.show(message.status === "finished");
@@ -435,6 +439,7 @@ class TablePage {
     annotate(this.choices, this.words);
     this.backButton.disabled = !this.picker.selection.length;
     this.markHint();
+    if (this.coach) this.coach.mark(this);
   }
 
   /** The frames that scroll sideways say so and show the hinted or only target; on one's turn, when
@@ -493,6 +498,7 @@ class TablePage {
       this.showExplain(this.message.status === "finished" ? "The game is over." : `It is not your turn: ${seatName(this.seats(), this.message.to_move)} is to move.`);
       return;
     }
+    if (this.coach && !this.coach.allowsKey(this, key)) return;
     const outcome = this.picker.click(key);
     if (outcome === null) {
       this.whyNot(key);
@@ -553,6 +559,7 @@ class TablePage {
   }
 
   play(action) {
+    if (this.coach && !this.coach.allowsAction(this, action)) return;
     this.keepFocus = this.board.contains(document.activeElement) || this.choices.contains(document.activeElement);
     if (!this.socket || !this.socket.send({ type: "act", action: action.id, version: this.version })) {
       this.showExplain("Reconnecting to the server… try again in a moment.");
