@@ -241,3 +241,24 @@ def test_a_log_line_is_the_moves_sentence_and_a_square_keeps_its_name(
     page = open_page(server.url + "/")
     line = page.evaluate(LOG_LINE, ["seat 1 (purple) places a normal halfling at e3", "e4 now wears a purple hat"])
     assert line == ["Greedy bot (purple) places a normal halfling at e3", "e4 now wears a purple hat"]
+
+
+IN_FRAME = """() => [...document.querySelectorAll('#board .target.hinted')].every((node) => {
+  const frame = node.closest('.mat, .board-area');
+  const [r, box] = [node.getBoundingClientRect(), frame.getBoundingClientRect()];
+  return r.left + r.width / 2 >= box.left && r.left + r.width / 2 <= box.right;
+})"""
+
+
+def test_a_frame_wider_than_the_phone_says_so_and_shows_the_hinted_target(
+    server: Server, browser: Any, open_page: Callable[..., Any]
+) -> None:
+    page = seated_page(browser, open_page, server, "yamatai", {"players": 2})
+    page.wait_for_function(MY_TURN_OR_OVER)
+    assert page.locator(".scroll-note").count() == 0  # 1280 px: nothing scrolls sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_selector("#board > .scroll-note")
+    assert "scroll sideways" in page.inner_text("#board > .scroll-note")
+    page.click("#hint")
+    page.wait_for_selector("#board .target.hinted")
+    page.wait_for_function(IN_FRAME)
