@@ -56,7 +56,15 @@ def seated_page(browser: Any, open_page: Callable[..., Any], server: Server, gam
     return page
 
 
-@pytest.mark.parametrize(("game", "options"), TABLES, ids=[f"{g}-{json.dumps(o, sort_keys=True)}" for g, o in TABLES])
+def table_id(game: str, options: dict[str, Any]) -> str:
+    """A test id one can select with -k: hatairo-4p-motif-drafting, hatflings-interactive."""
+    words = [game] + [
+        f"{value}p" if name == "players" else name if value is True else str(value) for name, value in options.items()
+    ]
+    return "-".join(words).replace("+", "-")
+
+
+@pytest.mark.parametrize(("game", "options"), TABLES, ids=[table_id(g, o) for g, o in TABLES])
 def test_every_legal_target_is_hit_where_it_is_drawn(
     server: Server, browser: Any, open_page: Callable[..., Any], game: str, options: dict[str, Any]
 ) -> None:
@@ -87,3 +95,6 @@ def test_every_legal_target_is_hit_where_it_is_drawn(
     page.wait_for_function("document.querySelectorAll('#log > li').length > 0")
     words = page_faults(page)
     assert not words, f"{game} {options}, the end:\n" + "\n".join(words)
+    # The last click was on the board: no component's words linger on the end screen.
+    page.mouse.move(200, 300)
+    assert page.inner_text("#detail").strip() == ""

@@ -35,6 +35,10 @@ def test_every_seat_has_a_panel_with_its_resources_and_a_score_with_its_breakdow
     page.wait_for_function(MY_TURN_OR_OVER)
     rows = page.locator("#players li.player")
     assert rows.count() == options.get("players", 2)
+    if game == "hatairo":
+        # One's own mat at full size, the rivals' side by side and smaller: a page one can take in
+        # (one mat a row made a 3-player table about 3,000 px tall).
+        assert page.evaluate("document.documentElement.scrollHeight") < 2500
     for index in range(rows.count()):
         assert rows.nth(index).locator(".resources").inner_text().strip()
     if game == "hanbok_runway":
@@ -220,3 +224,41 @@ def test_the_hatflings_log_names_the_captains_not_their_hats(server: Server, ope
         "c2 now wears a purple hat",
         "game over: Ben wins",
     ]
+
+
+LOG_LINE = """async (events) => {
+  const { logEntry } = await import("/js/table.js");
+  const seats = [{ seat: 0, kind: "human", name: "Ann", taken: true },
+    { seat: 1, kind: "bot", agent: "greedy", taken: true }];
+  const entry = logEntry(seats, { actor: 1, label: null, events: events.map((text) => ({ text })) });
+  return [entry.firstChild.textContent, ...[...entry.querySelectorAll("ul li")].map((line) => line.textContent)];
+}"""
+
+
+def test_a_log_line_is_the_moves_sentence_and_a_square_keeps_its_name(
+    server: Server, open_page: Callable[..., Any]
+) -> None:
+    page = open_page(server.url + "/")
+    line = page.evaluate(LOG_LINE, ["seat 1 (purple) places a normal halfling at e3", "e4 now wears a purple hat"])
+    assert line == ["Greedy bot (purple) places a normal halfling at e3", "e4 now wears a purple hat"]
+
+
+IN_FRAME = """() => [...document.querySelectorAll('#board .target.hinted')].every((node) => {
+  const frame = node.closest('.mat, .board-area');
+  const [r, box] = [node.getBoundingClientRect(), frame.getBoundingClientRect()];
+  return r.left + r.width / 2 >= box.left && r.left + r.width / 2 <= box.right;
+})"""
+
+
+def test_a_frame_wider_than_the_phone_says_so_and_shows_the_hinted_target(
+    server: Server, browser: Any, open_page: Callable[..., Any]
+) -> None:
+    page = seated_page(browser, open_page, server, "yamatai", {"players": 2})
+    page.wait_for_function(MY_TURN_OR_OVER)
+    assert page.locator(".scroll-note").count() == 0  # 1280 px: nothing scrolls sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_selector("#board > .scroll-note")
+    assert "scroll sideways" in page.inner_text("#board > .scroll-note")
+    page.click("#hint")
+    page.wait_for_selector("#board .target.hinted")
+    page.wait_for_function(IN_FRAME)

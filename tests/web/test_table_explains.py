@@ -378,7 +378,7 @@ def test_hatflings_pools_are_labelled_and_the_general_pool_is_shown_once(
     assert captions == [
         "General pool (shared)",
         "Ann's special halflings (yellow)",
-        "random bot's special halflings (purple)",
+        "Random bot's special halflings (purple)",
     ]
     # The normal halflings are one shared pool: one tile, its count once, clickable by Ann to move.
     assert page.locator("#board [data-key='kind:normal']").count() == 1

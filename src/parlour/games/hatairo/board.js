@@ -246,7 +246,7 @@ export default {
       h("p", { class: "muted" }, `Phase: ${view.phase}${view.end_triggered_by >= 0 ? ` · the end is triggered by ${context.names[view.end_triggered_by]}` : ""}`),
       notes.length ? h("p", { class: "turn" }, notes.join(" · ")) : null,
       drawMarket(view), h("div", { class: "mats" }, ...own.map(mat)),
-      rivals.length ? h("div", { class: `mats rivals${own.length ? "" : " watched"}` }, ...rivals.map(mat)) : null);
+      rivals.length ? h("div", { class: "mats rivals" }, ...rivals.map(mat)) : null);
   },
 
   keys(action) {

@@ -35,12 +35,14 @@ export function logEntry(seats, step, phrase = (text) => text) {
   const names = seatNames(seats);
   // A line for the reader alone may speak to her ("you keep Peru in your atelier"): a sentence of its own.
   const texts = (step.events || []).map((e) => e.text).filter((t) => t && t !== step.label).map((text) => phrase(nameSeats(text, names)).replace(/^you\b/, "You"));
+  // A sentence starts with a capital, unless it starts with a square's name ("e4 now wears…").
+  const sentence = (text) => (/^[a-z]\d/.test(text) ? text : cap(text));
   // One line per move, in the events' own sentences (which name the player): the first is the line,
   // what followed from it under it. The same whether the move's words are known (one's own, or any
   // once the game is over) or not (another seat's, during play), so the log never changes its words.
   if (texts.length) {
-    const item = h("li", {}, cap(texts[0]));
-    if (texts.length > 1) item.append(h("ul", {}, ...texts.slice(1).map((t) => h("li", {}, cap(t)))));
+    const item = h("li", {}, sentence(texts[0]));
+    if (texts.length > 1) item.append(h("ul", {}, ...texts.slice(1).map((t) => h("li", {}, sentence(t)))));
     return item;
   }
   // A move that told the others nothing is still listed, so none seems lost.
@@ -554,6 +556,8 @@ class TablePage {
 
   /** The detail line: what the component under the pointer, focused or tapped does. */
   showDetail(node) {
+    // Once the game is over the bar says so, and nothing more is to be chosen: no component's words.
+    if (this.message && this.message.status === "finished") return;
     const component = node && node.closest && node.closest("[data-help]");
     if (component) this.detail.textContent = component.dataset.help;
   }
