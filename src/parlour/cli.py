@@ -457,6 +457,58 @@ def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show
     console.print(Markdown(page))
 
 
+@app.command()
+def train(
+    game: Annotated[str, typer.Argument(help="the game to train an evaluator for, e.g. hatflings")],
+    out: Annotated[Path, typer.Option(help="folder for the games, evaluator_<N>p.npz and its card")],
+    players: PlayersOpt = None,
+    minutes: Annotated[float, typer.Option(help="the whole run's time: games, fitting and a strength check")] = 10.0,
+    workers: Annotated[int, typer.Option(min=1, help="processes (local) or concurrent tasks (ray)")] = 1,
+    backend: BackendOpt = "local",
+    agents: Annotated[
+        list[str], typer.Option(help="a line-up of bots playing the games (repeatable; the last seat fills the table)")
+    ] = ["greedy", "greedy,random"],  # noqa: B006
+    seed: Annotated[int, typer.Option(min=0, help="seed of the games (line-up k uses seed+k) and of the fit")] = 0,
+    round_games: Annotated[int, typer.Option(help="games added to each line-up per round")] = 20,
+    max_games: Annotated[int | None, typer.Option(help="stop playing after this many games in all")] = None,
+    keep: Annotated[float, typer.Option(help="share of each game's positions kept for training")] = 0.3,
+    memory_mb: Annotated[int, typer.Option(help="most memory the positions may take")] = 256,
+    hidden: Annotated[str, typer.Option(help="widths of the hidden layers, comma-separated")] = "128,64",
+    steps: Annotated[int, typer.Option(min=1, help="most fitting steps")] = 50_000,
+    check_games: Annotated[int, typer.Option(min=0, help="games against greedy seats to check the result")] = 20,
+) -> None:
+    """Train a learned evaluator: games from the arena, a small network fitted with JAX (the train extra)."""
+    try:
+        from parlour.train import command
+    except ImportError as error:
+        raise fail(f"training needs the train extra (pip install 'parlour[train]'): {error}", 1) from None
+    try:
+        widths = tuple(int(width) for width in hidden.split(","))
+    except ValueError:
+        raise fail(f"--hidden takes whole numbers separated by commas, got {hidden!r}") from None
+    request = command.Request(
+        game,
+        out,
+        players,
+        minutes,
+        workers,
+        backend,
+        tuple(agents),
+        seed,
+        round_games,
+        max_games,
+        keep,
+        memory_mb,
+        widths,
+        steps,
+        check_games,
+    )
+    try:
+        command.train(request, say=lambda text: console.print(text, highlight=False))
+    except ParlourError as error:
+        raise fail(str(error)) from None
+
+
 data_app = typer.Typer(
     help="A game's component data as your own folder: export it, edit it, play with --data FOLDER.",
     no_args_is_help=True,
