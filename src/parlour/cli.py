@@ -137,6 +137,41 @@ def replay(
         console.print(format_result(state), highlight=False)
 
 
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="the record of a finished game")],
+    line: Annotated[int | None, typer.Option(help="the record on this line (from 1) of a records.jsonl")] = None,
+    iterations: Annotated[int, typer.Option(min=1, help="search iterations per decision")] = 400,
+    max_seconds: Annotated[float, typer.Option(min=0.1, help="the most the whole review may take")] = 120.0,
+    top: Annotated[int, typer.Option(min=0, help="how many of the costliest moves to list")] = 5,
+    cache: Annotated[bool, typer.Option(help="reuse and keep reviews in ~/.cache/parlour/reviews")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="print the review as one JSON object")] = False,
+) -> None:
+    """Review a finished game: each seat's chances after every move and the moves that cost most."""
+    from parlour.agents import review as reviewing
+    from parlour.engine.records import load, load_line
+
+    try:
+        record = load(file) if line is None else load_line(file, line)
+        settings = reviewing.Settings(iterations, max_seconds, top)
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            if not as_json and (done * 10 // total) != shown[0]:
+                shown[0] = done * 10 // total
+                Console(stderr=True).print(f"reviewing: move {done} of {total}", highlight=False)
+
+        found, from_cache = reviewing.cached_review(
+            record, settings, reviewing.default_cache() if cache else None, progress
+        )
+    except ParlourError as error:
+        raise fail(f"{file}: {error}", 1) from None
+    if as_json:
+        print(json.dumps({**found.to_json(), "chances": found.chances(), "cached": from_cache}))
+        return
+    console.print(reviewing.render(found, from_cache), highlight=False)
+
+
 @app.command(context_settings=GAME_OPTIONS)
 def bench(
     ctx: typer.Context,
