@@ -28,9 +28,9 @@ MAX_SECONDS = 2.0
 LEVELS: dict[str, tuple[str, float]] = {
     "novice": ("mcts:iterations=10", 0.1),
     "casual": ("greedy", 0.1),
-    "club": ("mcts:seconds=0.25", 0.25),
-    "expert": ("mcts:seconds=0.75", 0.75),
-    "master": ("mcts:seconds=1.5", 1.5),
+    "club": ("mcts:seconds=0.1", 0.1),
+    "expert": ("mcts:seconds=0.4", 0.4),
+    "master": ("mcts:seconds=1", 1.0),
 }
 """Each level, weakest first: its spec in every game (unless `GAME_SPECS` says otherwise) and the
 longest it thinks per move (what the server's budget check reads)."""

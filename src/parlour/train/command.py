@@ -135,6 +135,7 @@ def train(request: Request, say: Say = print) -> dict[str, Any]:
         "validation": outcome.validation,
         "untrained": outcome.untrained,
         "value_mse_of_saying_zero": float((validation.returns**2).mean()),
+        "value_mse_of_the_heuristic": float(((validation.heuristics - validation.returns) ** 2).mean()),
         "strength": [],
     }
     _write_card(request.out, game.num_players, card)
@@ -154,14 +155,17 @@ def _play(
     request: Request, options: dict[str, Any], teams: list[tuple[str, ...]], until: float, say: Say
 ) -> list[dict[str, Any]]:
     """Rounds of games for every line-up until the time for games is spent (or `max_games`)."""
-    per_team = 0
+    folders = [request.out / "games" / f"line-up-{index}" for index in range(len(teams))]
+    # A resumed run goes on from the games its folders hold (a tournament never shrinks).
+    held = max(_held(folder) for folder in folders)
+    per_team = max(0, held - request.round_games)
     records: list[list[dict[str, Any]]] = [[] for _ in teams]
     while True:
         per_team += request.round_games
         if request.max_games is not None:
-            per_team = min(per_team, max(1, request.max_games // len(teams)))
+            per_team = max(held, min(per_team, max(1, request.max_games // len(teams))))
         for index, team in enumerate(teams):
-            folder = request.out / "games" / f"line-up-{index}"
+            folder = folders[index]
             records[index] = play_games(
                 request.game, options, team, per_team, request.seed + index, folder, request.workers, request.backend
             )
@@ -171,6 +175,15 @@ def _play(
         if capped or time.perf_counter() >= until:
             break
     return [record for found in records for record in found]
+
+
+def _held(folder: Path) -> int:
+    """How many games a line-up's folder holds already (0 for a new one)."""
+    journal = folder / "records.jsonl"
+    if not journal.is_file():
+        return 0
+    with journal.open() as lines:
+        return sum(1 for line in lines if line.strip())
 
 
 def _strength(request: Request, weights: Path, until: float, say: Say) -> list[dict[str, Any]]:

@@ -36,6 +36,7 @@ class Positions:
     returns: np.ndarray  # float32
     moves: np.ndarray  # int32
     games: np.ndarray  # int32: the index of the game (across line-ups) each row came from
+    heuristics: np.ndarray  # float32: the game's heuristic for the row's seat (a baseline to beat)
 
     def __len__(self) -> int:
         return int(self.returns.shape[0])
@@ -46,7 +47,9 @@ class Positions:
         return self._take(~held_out), self._take(held_out)
 
     def _take(self, rows: np.ndarray) -> Positions:
-        return Positions(self.tensors[rows], self.returns[rows], self.moves[rows], self.games[rows])
+        return Positions(
+            self.tensors[rows], self.returns[rows], self.moves[rows], self.games[rows], self.heuristics[rows]
+        )
 
 
 def line_ups(specs: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -93,6 +96,7 @@ def positions_of(
     returns: list[float] = []
     moves: list[int] = []
     games: list[int] = []
+    heuristics: list[float] = []
     for index, record in enumerate(records):
         state = game.new_state(seed=int(record["seed"]))
         seats: list[int] = []  # the seat of each row kept from this game, for its return at the end
@@ -105,13 +109,20 @@ def positions_of(
                     seats.append(seat)
                     moves.append(int(action_id) if seat == mover else NO_MOVE)
                     games.append(index)
+                    heuristics.append(state.heuristic(seat))
             state.apply(game.action(int(action_id)))
         final = state.returns()  # replayed, so a record cannot claim another outcome
         returns.extend(final[seat] for seat in seats)
         if progress:
             progress(index + 1)
     matrix = np.stack(rows) if rows else np.zeros((0, size), np.float16)
-    return Positions(matrix, np.asarray(returns, np.float32), np.asarray(moves, np.int32), np.asarray(games, np.int32))
+    return Positions(
+        matrix,
+        np.asarray(returns, np.float32),
+        np.asarray(moves, np.int32),
+        np.asarray(games, np.int32),
+        np.asarray(heuristics, np.float32),
+    )
 
 
 def game_of(name: str, players: int | None, options: Mapping[str, Any] | None = None) -> Game:
