@@ -222,3 +222,26 @@ def test_weights_in_a_spec_are_checked(tmp_path: Path) -> None:
     state: State = midgame("yamatai", 2, 1, 3)
     with pytest.raises(WeightsError, match="trained for hatflings"):
         make_agent(f"mcts:iterations=10,weights={path}").act(state)
+
+
+def test_shipped_weights_fit_their_games_and_are_package_data() -> None:
+    import tomllib
+
+    from parlour.engine.registry import game_classes
+
+    patterns = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "*.npz" in patterns["package-data"]["*"]  # wheels and the compiled build carry them
+    shipped = 0
+    for cls in game_classes().values():
+        for players in cls.player_counts():
+            game = cls(players=players)
+            path = learned.shipped_path(game)
+            if path is None:
+                continue
+            shipped += 1
+            evaluator = learned.shipped(game)
+            assert evaluator is not None and evaluator.game is game
+            assert path.with_suffix(".json").is_file()  # its card
+            assert path.stat().st_size < 4 * 2**20
+    assert shipped >= 1
+    assert learned.shipped(parlour.load_game("hatflings")) is not None
