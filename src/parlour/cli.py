@@ -511,6 +511,9 @@ def train(
     hidden: Annotated[str, typer.Option(help="widths of the hidden layers, comma-separated")] = "128,64",
     steps: Annotated[int, typer.Option(min=1, help="most fitting steps")] = 50_000,
     check_games: Annotated[int, typer.Option(min=0, help="games against greedy seats to check the result")] = 20,
+    lam: Annotated[
+        float, typer.Option(help="value targets: 1 the final return, below 1 mixing in the heuristic (lambda-return)")
+    ] = 1.0,
 ) -> None:
     """Train a learned evaluator: games from the arena, a small network fitted with JAX (the train extra)."""
     try:
@@ -537,6 +540,7 @@ def train(
         widths,
         steps,
         check_games,
+        lam=lam,
     )
     try:
         command.train(request, say=lambda text: console.print(text, highlight=False))

@@ -245,3 +245,16 @@ def test_shipped_weights_fit_their_games_and_are_package_data() -> None:
             assert path.stat().st_size < 4 * 2**20
     assert shipped >= 1
     assert learned.shipped(parlour.load_game("hatflings")) is not None
+
+
+def test_lambda_returns_mix_the_heuristic_of_what_follows_with_the_return() -> None:
+    from parlour.train.positions import lambda_returns
+
+    judged = [[0.0, 0.0], [0.5, -0.5], [0.2, -0.2]]  # the heuristic at positions 0, 1, 2 (3 is the end)
+    final = [1.0, -1.0]
+    targets = lambda_returns(judged, final, 0.5)
+    assert targets[3] == final
+    assert targets[2] == pytest.approx([0.5 * 1 + 0.5 * 1, -1.0])  # the end's "heuristic" is its return
+    assert targets[1] == pytest.approx([0.5 * 0.2 + 0.5 * 1.0, -(0.5 * 0.2 + 0.5 * 1.0)])
+    assert targets[0][0] == pytest.approx(0.5 * 0.5 + 0.5 * targets[1][0])
+    assert lambda_returns(judged, final, 1.0)[:3] == [final] * 3

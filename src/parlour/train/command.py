@@ -48,6 +48,7 @@ class Request:
     steps: int = 50_000
     check_games: int = 20
     check_spec: str = "mcts:eval=learned,iterations=200"
+    lam: float = 1.0
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -64,6 +65,8 @@ def check(request: Request) -> None:
         raise InvalidOption(f"--round-games must be at least 1, got {request.round_games}")
     if request.max_games is not None and request.max_games < 1:
         raise InvalidOption(f"--max-games must be at least 1, got {request.max_games}")
+    if not 0 <= request.lam <= 1:
+        raise InvalidOption(f"--lam mixes heuristic and return targets, in [0, 1], got {request.lam:g}")
     if request.memory_mb < 1:
         raise InvalidOption(f"--memory-mb must be at least 1, got {request.memory_mb}")
     if not request.hidden or any(width < 1 for width in request.hidden):
@@ -87,7 +90,7 @@ def train(request: Request, say: Say = print) -> dict[str, Any]:
     records = _play(request, dict(game.options), teams, started + budget * SHARES["games"], say)
     limit = max(1, request.memory_mb * 2**20 // (2 * made_for.tensor_size))
     say(f"replaying {len(records)} games into positions (keeping {request.keep:.0%}, at most {limit:,} rows)")
-    rows = positions_of(records, game, request.keep, request.seed, limit)
+    rows = positions_of(records, game, request.keep, request.seed, limit, lam=request.lam)
     training, validation = rows.split(0.1)
     say(f"{len(training):,} training rows, {len(validation):,} validation rows (from games of their own)")
 
@@ -120,6 +123,7 @@ def train(request: Request, say: Say = print) -> dict[str, Any]:
             "training_rows": len(training),
             "validation_rows": len(validation),
             "kept_share": request.keep,
+            "lambda": request.lam,
         },
         "training": {
             "library": fitting.library(),

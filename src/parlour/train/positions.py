@@ -87,8 +87,15 @@ def positions_of(
     seed: int,
     limit: int,
     progress: Callable[[int], None] | None = None,
+    lam: float = 1.0,
 ) -> Positions:
-    """Replay the records and keep each position with probability `keep`, at most `limit` rows."""
+    """Replay the records and keep each position with probability `keep`, at most `limit` rows.
+
+    A row's value target is the seat's lambda-return: `lam` = 1 is the final return alone; below 1
+    each position's target mixes in the game's heuristic of the positions that follow,
+    `G(t) = (1 - lam) h(t + 1) + lam G(t + 1)` with `G` at the end the return, which takes much of
+    the noise of a single outcome out of the early positions' targets. The heuristic is a target
+    only: the network still reads nothing but the seat's tensor."""
     size = observation_size(game)
     rng = Rng(seed)
     tensor = np.zeros(size, np.float32)
@@ -100,19 +107,28 @@ def positions_of(
     for index, record in enumerate(records):
         state = game.new_state(seed=int(record["seed"]))
         seats: list[int] = []  # the seat of each row kept from this game, for its return at the end
-        for action_id in record["actions"]:
+        steps: list[int] = []  # the position each kept row was taken at
+        judged: list[list[float]] = []  # every position's heuristic per seat, for lambda-returns
+        for step, action_id in enumerate(record["actions"]):
+            if lam < 1:
+                judged.append([state.heuristic(seat) for seat in range(game.num_players)])
             if rng.random() < keep and len(moves) < limit:
                 mover = state.current_player()
                 for seat in range(game.num_players):
                     write_observation(state, seat, tensor)
                     rows.append(tensor.astype(np.float16))
                     seats.append(seat)
+                    steps.append(step)
                     moves.append(int(action_id) if seat == mover else NO_MOVE)
                     games.append(index)
                     heuristics.append(state.heuristic(seat))
             state.apply(game.action(int(action_id)))
         final = state.returns()  # replayed, so a record cannot claim another outcome
-        returns.extend(final[seat] for seat in seats)
+        if lam < 1:
+            targets = lambda_returns(judged, final, lam)
+            returns.extend(targets[step][seat] for step, seat in zip(steps, seats, strict=True))
+        else:
+            returns.extend(final[seat] for seat in seats)
         if progress:
             progress(index + 1)
     matrix = np.stack(rows) if rows else np.zeros((0, size), np.float16)
@@ -123,6 +139,18 @@ def positions_of(
         np.asarray(games, np.int32),
         np.asarray(heuristics, np.float32),
     )
+
+
+def lambda_returns(judged: list[list[float]], final: list[float], lam: float) -> list[list[float]]:
+    """Per position (and seat), `G(t) = (1 - lam) h(t + 1) + lam G(t + 1)`, `G` at the end `final`."""
+    targets = [list(final)]
+    following = list(final)
+    for position in range(len(judged) - 1, -1, -1):
+        after = judged[position + 1] if position + 1 < len(judged) else final
+        following = [(1 - lam) * h + lam * g for h, g in zip(after, following, strict=True)]
+        targets.append(following)
+    targets.reverse()
+    return targets
 
 
 def game_of(name: str, players: int | None, options: Mapping[str, Any] | None = None) -> Game:
