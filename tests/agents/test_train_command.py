@@ -41,6 +41,7 @@ def test_a_game_without_an_observation_encoder_is_refused(tmp_path: Path) -> Non
     assert result.exit_code == 2 and "nim has no observation encoder" in " ".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_a_tiny_run_writes_weights_and_a_card_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("jax")
     out = tmp_path / "out"
