@@ -326,18 +326,24 @@ def main() -> None:
     parser.add_argument("--depths", type=lambda text: [int(d) for d in text.split(",")], default=[0, 10, 30])
     parser.add_argument("--speed-only", action="store_true")
     parser.add_argument("--table-only", action="store_true")
-    parser.add_argument("--no-docs", action="store_true", help="print the tables without writing docs/bots.md")
+    parser.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="print the tables without writing docs/bots.md (with --speed-only: nor the saved rows)",
+    )
     args = parser.parse_args()
     if not configurations(args.only, args.players):
         parser.error("no game is played by those player counts")
 
     if args.speed_only:
+        if args.no_docs:  # a measurement to look at (another spec, say): nothing saved
+            print(speed_table(measure_speed(args)))
+            return
         results = merge_speed(measure_speed(args))
         SPEED.parent.mkdir(parents=True, exist_ok=True)
         SPEED.write_text(json.dumps(results, indent=1) + "\n")
         print(speed_table(results))
-        if not args.no_docs:
-            write_section(SPEED_BEGIN, SPEED_END, speed_table(results))
+        write_section(SPEED_BEGIN, SPEED_END, speed_table(results))
         return
     if not args.table_only:
         run_games(args)
