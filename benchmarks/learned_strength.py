@@ -20,16 +20,14 @@ interval lies at or above it; "not shown" when the interval still reaches below 
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from bots_strength import wilson
+from bots_strength import wilson, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
-DOCS = ROOT / "docs" / "bots.md"
 BEGIN, END = "<!-- learned evaluators: begin -->", "<!-- learned evaluators: end -->"
 
 
@@ -70,9 +68,7 @@ def main() -> None:
     ]
     body = table(rows)
     print(body)
-    text = DOCS.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    DOCS.write_text(pattern.sub(lambda _: f"{BEGIN}\n{body}\n{END}", text))
+    write_section(BEGIN, END, body)
 
 
 if __name__ == "__main__":

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import re
 from pathlib import Path
 from typing import Any
+
+from bots_strength import write_section
 
 from parlour.agents.levels import LEVELS
 from parlour.arena.runner import run
@@ -24,8 +25,6 @@ from parlour.arena.stats import openskill_ratings
 from parlour.arena.tournament import Tournament
 from parlour.engine.registry import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs" / "bots.md"
 BEGIN, END = "<!-- level ratings: begin -->", "<!-- level ratings: end -->"
 ANCHORS = ("random", "greedy")
 
@@ -68,14 +67,6 @@ def table(game: str, by_pair: list[list[dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
-def write_section(body: str) -> None:
-    text = DOCS.read_text()
-    if BEGIN not in text:
-        raise SystemExit(f"{DOCS} has no {BEGIN} marker")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    DOCS.write_text(pattern.sub(lambda _: f"{BEGIN}\n{body}\n{END}", text))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="hatflings")
@@ -88,7 +79,7 @@ def main() -> None:
     body = table(args.game, play_pairs(args.game, args.games, args.seed, args.out, args.pairs))
     print(body)
     if not args.no_docs:
-        write_section(body)
+        write_section(BEGIN, END, body)
 
 
 if __name__ == "__main__":
