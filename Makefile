@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS ?= dev,arena,server,interop,ray
+EXTRAS ?= dev,arena,server,interop,ray,train
 
 .PHONY: install compiled system serve play test test-fast test-interpreted test-package lint typecheck unit clean
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import parlour
-from parlour.agents import make_agent, split_specs
+from parlour.agents import make_agent, parse_spec, split_specs
 from parlour.agents.mcts import MctsAgent
 from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class, game_classes
@@ -246,7 +246,8 @@ def measure_speed(args: argparse.Namespace) -> list[dict[str, Any]]:
                 state.apply(rng.choice(state.legal_actions()))
             if state.is_terminal():
                 continue
-            agent = MctsAgent(seed=depth, iterations=args.iterations, reuse=False)
+            agent = make_agent(speed_spec(args.mcts, args.iterations), seed=depth)
+            assert isinstance(agent, MctsAgent)
             start = time.process_time()
             search = agent.search(state)
             cpu += time.process_time() - start
@@ -264,6 +265,13 @@ def measure_speed(args: argparse.Namespace) -> list[dict[str, Any]]:
         results.append(row)
         print(row, flush=True)
     return results
+
+
+def speed_spec(spec: str, iterations: int) -> str:
+    """The spec under test with the speed run's iteration count and no tree kept between searches."""
+    kind, params = parse_spec(spec)
+    params.update(iterations=str(iterations), reuse="no")
+    return f"{kind}:" + ",".join(f"{key}={value}" for key, value in params.items())
 
 
 def merge_speed(measured: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -318,18 +326,24 @@ def main() -> None:
     parser.add_argument("--depths", type=lambda text: [int(d) for d in text.split(",")], default=[0, 10, 30])
     parser.add_argument("--speed-only", action="store_true")
     parser.add_argument("--table-only", action="store_true")
-    parser.add_argument("--no-docs", action="store_true", help="print the tables without writing docs/bots.md")
+    parser.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="print the tables without writing docs/bots.md (with --speed-only: nor the saved rows)",
+    )
     args = parser.parse_args()
     if not configurations(args.only, args.players):
         parser.error("no game is played by those player counts")
 
     if args.speed_only:
+        if args.no_docs:  # a measurement to look at (another spec, say): nothing saved
+            print(speed_table(measure_speed(args)))
+            return
         results = merge_speed(measure_speed(args))
         SPEED.parent.mkdir(parents=True, exist_ok=True)
         SPEED.write_text(json.dumps(results, indent=1) + "\n")
         print(speed_table(results))
-        if not args.no_docs:
-            write_section(SPEED_BEGIN, SPEED_END, speed_table(results))
+        write_section(SPEED_BEGIN, SPEED_END, speed_table(results))
         return
     if not args.table_only:
         run_games(args)

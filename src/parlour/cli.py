@@ -151,6 +151,41 @@ def replay(
         console.print(format_result(state), highlight=False)
 
 
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="the record of a finished game")],
+    line: Annotated[int | None, typer.Option(help="the record on this line (from 1) of a records.jsonl")] = None,
+    iterations: Annotated[int, typer.Option(min=1, help="search iterations per decision")] = 400,
+    max_seconds: Annotated[float, typer.Option(min=0.1, help="the most the whole review may take")] = 120.0,
+    top: Annotated[int, typer.Option(min=0, help="how many of the costliest moves to list")] = 5,
+    cache: Annotated[bool, typer.Option(help="reuse and keep reviews in ~/.cache/parlour/reviews")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="print the review as one JSON object")] = False,
+) -> None:
+    """Review a finished game: each seat's chances after every move and the moves that cost most."""
+    from parlour.agents import review as reviewing
+    from parlour.engine.records import load, load_line
+
+    try:
+        record = load(file) if line is None else load_line(file, line)
+        settings = reviewing.Settings(iterations, max_seconds, top)
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            if not as_json and (done * 10 // total) != shown[0]:
+                shown[0] = done * 10 // total
+                Console(stderr=True).print(f"reviewing: move {done} of {total}", highlight=False)
+
+        found, from_cache = reviewing.cached_review(
+            record, settings, reviewing.default_cache() if cache else None, progress
+        )
+    except ParlourError as error:
+        raise fail(f"{file}: {error}", 1) from None
+    if as_json:
+        print(json.dumps({**found.to_json(), "chances": found.chances(), "cached": from_cache}))
+        return
+    console.print(reviewing.render(found, from_cache), highlight=False)
+
+
 @app.command(context_settings=GAME_OPTIONS)
 def bench(
     ctx: typer.Context,
@@ -522,6 +557,62 @@ def rules(game: Annotated[str, typer.Argument(help="the game whose rules to show
     from rich.markdown import Markdown
 
     console.print(Markdown(page))
+
+
+@app.command()
+def train(
+    game: Annotated[str, typer.Argument(help="the game to train an evaluator for, e.g. hatflings")],
+    out: Annotated[Path, typer.Option(help="folder for the games, evaluator_<N>p.npz and its card")],
+    players: PlayersOpt = None,
+    minutes: Annotated[float, typer.Option(help="the whole run's time: games, fitting and a strength check")] = 10.0,
+    workers: Annotated[int, typer.Option(min=1, help="processes (local) or concurrent tasks (ray)")] = 1,
+    backend: BackendOpt = "local",
+    agents: Annotated[
+        list[str], typer.Option(help="a line-up of bots playing the games (repeatable; the last seat fills the table)")
+    ] = ["greedy", "greedy,random"],  # noqa: B006
+    seed: Annotated[int, typer.Option(min=0, help="seed of the games (line-up k uses seed+k) and of the fit")] = 0,
+    round_games: Annotated[int, typer.Option(help="games added to each line-up per round")] = 20,
+    max_games: Annotated[int | None, typer.Option(help="stop playing after this many games in all")] = None,
+    keep: Annotated[float, typer.Option(help="share of each game's positions kept for training")] = 0.3,
+    memory_mb: Annotated[int, typer.Option(help="most memory the positions may take")] = 256,
+    hidden: Annotated[str, typer.Option(help="widths of the hidden layers, comma-separated")] = "128,64",
+    steps: Annotated[int, typer.Option(min=1, help="most fitting steps")] = 50_000,
+    check_games: Annotated[int, typer.Option(min=0, help="games against greedy seats to check the result")] = 20,
+    lam: Annotated[
+        float, typer.Option(help="value targets: 1 the final return, below 1 mixing in the heuristic (lambda-return)")
+    ] = 1.0,
+) -> None:
+    """Train a learned evaluator: games from the arena, a small network fitted with JAX (the train extra)."""
+    try:
+        from parlour.train import command
+    except ImportError as error:
+        raise fail(f"training needs the train extra (pip install 'parlour[train]'): {error}", 1) from None
+    try:
+        widths = tuple(int(width) for width in hidden.split(","))
+    except ValueError:
+        raise fail(f"--hidden takes whole numbers separated by commas, got {hidden!r}") from None
+    request = command.Request(
+        game,
+        out,
+        players,
+        minutes,
+        workers,
+        backend,
+        tuple(agents),
+        seed,
+        round_games,
+        max_games,
+        keep,
+        memory_mb,
+        widths,
+        steps,
+        check_games,
+        lam=lam,
+    )
+    try:
+        command.train(request, say=lambda text: console.print(text, highlight=False))
+    except ParlourError as error:
+        raise fail(str(error)) from None
 
 
 data_app = typer.Typer(

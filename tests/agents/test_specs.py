@@ -55,7 +55,7 @@ def test_parse_spec_splits_kind_and_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphazero", "no agent called 'alphazero' .*greedy, mcts, random"),
+        ("alphazero", "no agent called 'alphazero' .*greedy, level, mcts, random"),
         ("mcts:depth=3", "agent mcts has no parameter 'depth' .*iterations"),
         ("random:iterations=3", "agent random has no parameter 'iterations'"),
         ("mcts:iterations=lots", "iterations must be a whole number, got 'lots'"),

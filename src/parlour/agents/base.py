@@ -104,7 +104,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     if colon and not rest.strip():
         raise AgentSpecError(f"agent spec {spec!r}: no parameters after ':' (give key=value, or leave out the ':')")
     if rest:
-        for part in rest.split(","):
+        parts = rest.split(",")
+        if kind.strip().lower() == "level" and "=" not in parts[0]:
+            params["level"] = parts.pop(0).strip()  # `level:club` names the level
+        for part in parts:
             key, sep, value = part.partition("=")
             if not sep or not key.strip() or not value.strip():
                 raise AgentSpecError(f"agent spec {spec!r}: {part!r} is not key=value")
@@ -180,4 +183,4 @@ def check_params(kind: str, params: dict[str, Any], allowed: set[str]) -> None:
 
 def _load_builtin_kinds() -> None:
     # Importing the modules registers their kinds; done lazily to keep imports one-way.
-    from parlour.agents import greedy, mcts, random_agent, tutorial  # noqa: F401
+    from parlour.agents import greedy, levels, mcts, random_agent, tutorial  # noqa: F401

@@ -41,6 +41,7 @@ decided in between, which would make the old statistics belong to other futures)
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -60,7 +61,7 @@ from parlour.agents.greedy import GreedyAgent, follow_through
 from parlour.engine.actions import Action
 from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.errors import IllegalAction
-from parlour.engine.game import State
+from parlour.engine.game import Game, State
 from parlour.engine.rng import Rng
 
 DEFAULTS: dict[str, Any] = {
@@ -71,6 +72,8 @@ DEFAULTS: dict[str, Any] = {
     "finish": 0,
     "fpu": False,
     "reveal": False,
+    "eval": "heuristic",
+    "puct": 0.0,
 }
 """The settings a search uses when neither its spec nor the game (`Game.search_defaults`) names them."""
 
@@ -87,7 +90,7 @@ class Node:
     greedy finish took from the node when it was first judged (-1: none).
     """
 
-    __slots__ = ("avail", "children", "lead", "rarity", "totals", "visits")
+    __slots__ = ("avail", "children", "lead", "priors", "rarity", "totals", "visits")
 
     def __init__(self, players: int) -> None:
         self.children: dict[int, Node] = {}
@@ -96,6 +99,7 @@ class Node:
         self.totals = [0.0] * players
         self.rarity = 1.0
         self.lead = -1
+        self.priors: dict[int, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,9 @@ class MctsAgent(Agent):
         finish: int | None = None,
         fpu: bool | None = None,
         reveal: bool | None = None,
+        evaluation: str | None = None,
+        puct: float | None = None,
+        weights: str | None = None,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
@@ -150,8 +157,13 @@ class MctsAgent(Agent):
             "finish": finish,
             "fpu": fpu,
             "reveal": reveal,
+            "eval": evaluation if weights is None else "learned",
+            "puct": puct,
         }
+        self.weights = weights
         self._settle({})
+        # The learned evaluator of the game searched (None: the game's heuristic judges leaves).
+        self._evaluator: Any = None
         self.reuse = reuse
         self.last_search: Search | None = None
         self._by_availability = True
@@ -195,6 +207,23 @@ class MctsAgent(Agent):
         self.finish: int = settled["finish"]
         self.fpu: bool = settled["fpu"]
         self.reveal: bool = settled["reveal"]
+        self.evaluation: str = settled["eval"]
+        self.puct: float = settled["puct"]
+
+    def _leaf_evaluator(self, game: Game) -> Any:
+        """With `eval=learned`, the evaluator to judge leaves by: the `weights` file's, else the
+        game's shipped one; None (the heuristic) for a game without weights or without numpy."""
+        if self.evaluation != "learned":
+            return None
+        if self._evaluator is not None and self._evaluator.game is game:
+            return self._evaluator
+        try:
+            from parlour.agents.learned import evaluator
+        except ImportError:  # numpy is not installed: inference needs it
+            return None
+        if self.weights is not None:
+            return evaluator.from_file(self.weights, game)
+        return evaluator.shipped(game)
 
     def _seed_root(self, root: Node, state: State, seat: int, players: int) -> None:
         """`prior=N`: each root action starts as N visits worth what greedy's one ply makes of it.
@@ -281,6 +310,71 @@ class MctsAgent(Agent):
                 totals[seat] += values[seat]
             visited.rarity = visits**-0.5
 
+    def _iterate_puct(self, root: Node, world: State, players: int) -> None:
+        """One iteration guided by the learned policy (PUCT, as in AlphaZero) and judged by the
+        learned value: a child scores its mean plus `puct` times its prior times
+        sqrt(parent visits + 1) / (1 + its visits); an untried child counts at the parent's mean.
+        A node's priors are the mover's policy over the moves legal in the world that first
+        reached it; a move legal only in later worlds gets an even share."""
+        evaluator = self._evaluator
+        puct = self.puct
+        node = root
+        path = [root]
+        values: list[float] | None = None
+        while not world.is_terminal():
+            mover = world.current_player()
+            legal = world.legal_actions()
+            priors = node.priors
+            if priors is None:
+                priors = node.priors = evaluator.priors(world, legal)
+            visits = node.visits
+            scale = puct * math.sqrt(visits + 1)
+            parent_mean = node.totals[mover] / visits if visits else 0.0
+            even = 1.0 / len(legal)
+            best: Node | None = None
+            best_action = legal[0]
+            best_score = -math.inf
+            for action in legal:
+                child = node.children.get(action.id)
+                if child is None or not child.visits:
+                    score = parent_mean + scale * priors.get(action.id, even)
+                else:
+                    score = child.totals[mover] / child.visits + scale * priors.get(action.id, even) / (
+                        1 + child.visits
+                    )
+                if score > best_score:
+                    best_score, best, best_action = score, child, action
+            world.apply_legal(best_action)
+            if best is None:
+                best = node.children[best_action.id] = Node(players)
+                path.append(best)
+                if not world.is_terminal():
+                    values = self._judge_leaf(best, world, mover)
+                break
+            node = best
+            path.append(best)
+        if values is None:
+            values = world.returns()
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat in range(players):
+                totals[seat] += values[seat]
+
+    def _judge_leaf(self, leaf: Node, world: State, mover: int) -> list[float]:
+        """A new leaf's values, with its priors from the same pass; with `finish`, when `mover`
+        (who reached the leaf) is in the middle of a compound move, the move is first finished
+        greedily and the values are read where it ends."""
+        values, leaf.priors = self._evaluator.judge(world, world.legal_actions())
+        if self.finish and world.current_player() == mover:
+            world, _ = follow_through(world, mover, self.finish)
+            if world.is_terminal():
+                return world.returns()
+            judged: list[float] = self._evaluator.values(world)
+            return judged
+        result: list[float] = values
+        return result
+
     def _urgency(self, node: Node, mover: int) -> float:
         """With `fpu`, the score of an untried child: one visit at the node's own mean."""
         return node.totals[mover] / node.visits + self.c * math.sqrt(math.log(node.visits))
@@ -304,6 +398,9 @@ class MctsAgent(Agent):
             steps += 1
         if world.is_terminal():
             return world.returns()
+        if self._evaluator is not None:
+            judged: list[float] = self._evaluator.values(world)
+            return judged
         return [world.heuristic(seat) for seat in range(players)]
 
     # --- choosing and explaining ---------------------------------------------------------------
@@ -368,6 +465,9 @@ class Searching(Thought):
         self.legal = state.legal_actions()
         agent._settle(state.game.search_defaults)
         agent._by_availability = not state.game.perfect_information
+        agent._evaluator = agent._leaf_evaluator(state.game)
+        guided = agent._evaluator is not None and agent.puct > 0 and agent._evaluator.has_policy
+        self.iterate = agent._iterate_puct if guided else agent._iterate
         root, self.reused = agent._kept_root(state, self.seat)
         if root is None:
             root = Node(self.players)
@@ -390,7 +490,7 @@ class Searching(Thought):
         stop = start + min(seconds, self.allowed - self.elapsed)
         first = True
         while self.done < self.limit and (first or time.perf_counter() < stop):
-            self.agent._iterate(self.root, self.agent._world(self.state, self.seat), self.players)
+            self.iterate(self.root, self.agent._world(self.state, self.seat), self.players)
             self.done += 1
             first = False
         self.elapsed += time.perf_counter() - start
@@ -417,16 +517,23 @@ class Searching(Thought):
 @register_agent(
     "mcts",
     "Monte Carlo tree search (iterations=N or seconds=S, c=exploration, rollout=random|heuristic, cutoff=N, "
-    "reuse=yes|no, prior=N, finish=N, fpu=yes|no, reveal=yes|no, seed=N)",
+    "reuse=yes|no, prior=N, finish=N, fpu=yes|no, reveal=yes|no, eval=heuristic|learned, puct=X, weights=FILE, "
+    "seed=N)",
 )
 def _make_mcts(params: dict[str, str], seed: int) -> Agent:
-    check_params("mcts", params, {"iterations", "seconds", "reuse", "seed", *DEFAULTS})
+    check_params("mcts", params, {"iterations", "seconds", "reuse", "seed", "weights", *DEFAULTS})
     seconds = number_param(params, "seconds", 0.0, float) if "seconds" in params else None
     if seconds is not None and seconds <= 0:
         raise AgentSpecError(f"agent parameter seconds must be more than 0, got {params['seconds']!r}")
     # A time budget alone means no iteration limit; both given means whichever runs out first.
     default_iterations = None if seconds is not None else 1000
     iterations = number_param(params, "iterations", default_iterations, int, minimum=1)
+    weights = params.get("weights")
+    if weights is not None:
+        if params.get("eval", "learned") != "learned":
+            raise AgentSpecError("agent parameter weights=FILE is a learned evaluator's: it needs eval=learned")
+        if not os.path.isfile(weights):
+            raise AgentSpecError(f"agent parameter weights: no file {weights!r}")
     return MctsAgent(
         seed=seed_param(params, seed),
         iterations=iterations,
@@ -439,6 +546,9 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
         finish=number_param(params, "finish", None, int),
         fpu=_switch(params, "fpu"),
         reveal=_switch(params, "reveal"),
+        evaluation=choice_param(params, "eval", "heuristic", ("heuristic", "learned")) if "eval" in params else None,
+        puct=number_param(params, "puct", None, float),
+        weights=weights,
     )
 
 

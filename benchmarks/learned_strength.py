@@ -1,0 +1,75 @@
+"""The learned evaluators' strength table in docs/bots.md, from the journals bots_strength.py wrote.
+
+Not a unit test. The rows are played by `benchmarks/bots_strength.py` with a learned spec and
+journals named `benchmarks/results/learned_*.jsonl`, on seeds the training never used (the training's
+game seeds are 53-bit hashes of its tournament seed; these are 20000 and up), for example:
+
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents greedy \\
+        --mcts mcts:eval=learned,puct=1,seconds=0.2 --start 20000 --games 20200 --no-docs \\
+        --journal benchmarks/results/learned_hatflings_greedy.jsonl
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents mcts:seconds=0.2 \\
+        --mcts mcts:eval=learned,puct=1,seconds=0.2 --start 20000 --games 20200 --no-docs \\
+        --journal benchmarks/results/learned_hatflings_mcts.jsonl
+    python benchmarks/learned_strength.py
+
+Targets: at least 90% against greedy with two players, 2.5 times the fair share with 3-4, and 65%
+against the default MCTS at the same time per move. A row meets its target when its whole 95%
+interval lies at or above it; "not shown" when the interval still reaches below it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from bots_strength import wilson, write_section
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+BEGIN, END = "<!-- learned evaluators: begin -->", "<!-- learned evaluators: end -->"
+
+
+def target(players: int, opponent: str) -> float:
+    if opponent.startswith("mcts"):
+        return 0.65
+    return 0.90 if players == 2 else 2.5 / players
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    groups: dict[tuple[str, int, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[(row["game"], row["players"], row["mcts"], row["opponent"])].append(row)
+    lines = [
+        "| game | players | bot | against | games (seeds) | score | 95% interval | target | met |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for (game, players, spec, opponent), group in sorted(groups.items()):
+        n = len(group)
+        total = sum(row["score"] for row in group)
+        low, high = wilson(total, n)
+        goal = target(players, opponent)
+        verdict = "yes" if low >= goal else ("no" if high < goal else "not shown")
+        seeds = f"{min(r['index'] for r in group)}–{max(r['index'] for r in group)}"
+        lines.append(
+            f"| {game} | {players} | `{spec}` | `{opponent}` | {n} ({seeds}) | {total / n:.0%} | "
+            f"{low:.0%}–{high:.0%} | ≥ {goal:.0%} | {verdict} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    rows = [
+        json.loads(line)
+        for path in sorted(RESULTS.glob("learned_*.jsonl"))
+        for line in path.read_text().splitlines()
+        if line.strip()
+    ]
+    body = table(rows)
+    print(body)
+    write_section(BEGIN, END, body)
+
+
+if __name__ == "__main__":
+    main()
