@@ -101,9 +101,9 @@ def test_bad_requests_are_refused(server: LiveServer, body: dict[str, Any], code
 
 def test_the_bot_level_follows_the_rating() -> None:
     assert bot_for_rating(None) == NO_RATING_BOT
-    assert bot_for_rating(10.0) == "random"
-    assert bot_for_rating(25.0) == "greedy"  # a new account's rating
-    assert bot_for_rating(30.0) == "mcts:iterations=200"
+    assert bot_for_rating(10.0) == "level:novice"
+    assert bot_for_rating(25.0) == "level:casual"  # a new account's rating
+    assert bot_for_rating(30.0) == "level:club"
     assert bot_for_rating(40.0) == LEVELS[-1][1]
 
 

@@ -90,6 +90,7 @@ def test_bots_are_called_by_readable_names(server: Server, open_page: Callable[.
     agents = ["random", "greedy", "mcts:iterations=200", "mcts:iterations=1000"]
     assert page.evaluate(NAMES, agents) == ["Random bot", "Greedy bot", "MCTS bot", "MCTS bot (1000 simulations)"]
     assert page.evaluate(NAMES, ["greedy", "greedy"]) == ["Greedy bot 1", "Greedy bot 2"]
+    assert page.evaluate(NAMES, ["level:club", "level:master"]) == ["Club bot", "Master bot"]
 
 
 @pytest.fixture(scope="module")

@@ -41,15 +41,16 @@ QUICK_STALE_SECONDS = 15.0
 """A waiting ticket not looked at for this long is taken for gone (its page polls every 2 s)."""
 
 LEVELS: tuple[tuple[float, str], ...] = (
-    (20.0, "random"),
-    (27.0, "greedy"),
-    (32.0, "mcts:iterations=200"),
-    (float("inf"), "mcts:iterations=1000"),
+    (20.0, "level:novice"),
+    (27.0, "level:casual"),
+    (32.0, "level:club"),
+    (float("inf"), "level:expert"),
 )
 """The bot that fills a seat, by the player's rating (openskill's mu; a new account starts at 25):
-the first level whose bound is above the rating. The one place to change when bot levels change."""
+the first level (agents/levels.py) whose bound is above the rating. The one place to change when
+the levels' calibration changes."""
 
-NO_RATING_BOT = "greedy"
+NO_RATING_BOT = "level:casual"
 """The bot for players without a rating (guests, or a first game of this kind)."""
 
 
