@@ -61,7 +61,8 @@ def play_until(page: Any, done: str, clicks: int) -> None:
 
 
 # How many moves of the log the rival (not Ann, this page's player) made.
-RIVAL_STEPS = "[...document.querySelectorAll('#log > li > strong')].filter((n) => n.textContent !== 'Ann').length"
+# A log line is the move's sentence, which starts with the player's name ("Random bot places…").
+RIVAL_STEPS = "[...document.querySelectorAll('#log > li')].filter((n) => !/^(Ann|You)\\b/.test(n.textContent)).length"
 
 
 @pytest.mark.parametrize("game", sorted(EXPECTED))

@@ -23,6 +23,15 @@ from .wording import faults, page_faults
 GAMES = ["hatflings", "hanbok_runway", "hatairo", "yamatai"]
 
 
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    """A server of this module's own: the tables it leaves running do not count against the
+    session server's limit of unfinished tables per address."""
+    running = Server(Path(tempfile.mkdtemp()) / "panel.sqlite")
+    yield running
+    running.stop()
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_seat_has_a_panel_with_its_resources_and_a_score_with_its_breakdown(
     server: Server, browser: Any, open_page: Callable[..., Any], game: str
