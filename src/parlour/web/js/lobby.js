@@ -15,10 +15,13 @@ import { quickPlay } from "./quick.js";
 
 const STRENGTHS = [
   ["human", "a person"],
-  ["random", "bot: easy (random moves)"],
-  ["greedy", "bot: casual (one move ahead)"],
-  ["mcts:iterations=200", "bot: club (searches 200 games ahead)"],
-  ["mcts:iterations=1000", "bot: strong (searches 1000 games ahead)"],
+  ["random", "bot: random moves"],
+  // The named levels (agents/levels.py; their ratings are in docs/bots.md), weakest first.
+  ["level:novice", "bot: Novice (a short search)"],
+  ["level:casual", "bot: Casual (looks one move ahead)"],
+  ["level:club", "bot: Club (searches for 0.1 s a move)"],
+  ["level:expert", "bot: Expert (searches for 0.4 s a move)"],
+  ["level:master", "bot: Master (searches for 1 s a move)"],
 ];
 
 /** Who sits at a seat, in a player's words: you at the first, opponents after. */
@@ -89,7 +92,7 @@ function createForm(list, onCreated) {
   function refreshGame() {
     const game = current();
     summary.textContent = game.summary;
-    clear(players).append(...game.players.map((n) => h("option", { value: n }, `${n} players`)));
+    clear(players).append(...game.players.map((n) => h("option", { value: n }, `${n} player${n === 1 ? "" : "s"}`)));
     clear(options).append(...game.options.filter((o) => o.name !== "players").map(optionField));
     seatRows(seats, Number(players.value));
   }
