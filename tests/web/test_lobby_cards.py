@@ -50,7 +50,7 @@ def test_the_lists_say_nothing_internal_and_fit_a_phone(server: Server, open_pag
         assert "null" not in text and "undefined" not in text
         assert created["id"] not in text
         assert not re.search(r"\bseat \d", text, re.IGNORECASE), re.search(r"\bseat \d", text, re.IGNORECASE)
-        assert "Mira · random bot · 1 free seat" in row.inner_text()
+        assert "Mira · Random bot · 1 free seat" in row.inner_text()
         assert "waiting for players" in row.inner_text()
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         violations += [f"the lobby on a {size}: {v}" for v in audit(page)]
