@@ -45,6 +45,13 @@ def test_two_people_play_one_game_through_an_invite_link(
     watcher.click(f"[data-table='{table_id}'] >> text=Watch")
     watcher.wait_for_selector("#board svg")
     assert watcher.locator("#moves").is_hidden()
+    assert "You are watching" not in watcher.inner_text("#turn")  # asked to watch: no advice
+    # Ann's seat opened in another browser (no key to it there): the page says how to take it back.
+    elsewhere = open_page(server.url + f"/?table={table_id}")
+    elsewhere.wait_for_selector("#board svg")
+    assert elsewhere.locator("#moves").is_hidden()
+    advice = elsewhere.inner_text("#turn")
+    assert "You are watching. If a seat here is yours, sign in" in advice and "Resume in My games" in advice
 
     # Whoever waits is told whose turn it is when clicking the board.
     ann.wait_for_function(

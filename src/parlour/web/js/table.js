@@ -370,6 +370,13 @@ class TablePage {
     else if (message.status === "open") this.status.textContent = "Waiting for every seat to be taken — share the invite link.";
     else if (mine) this.status.textContent = "Your turn: " + this.stepPrompt();
     else this.status.textContent = `Waiting for ${seatName(seats, message.to_move)}.`;
+    // Opened without a seat of its own (another browser, a cleared one) and not asked to watch:
+    // the person may be a player who lost their seat's key, so say how to take the seat back.
+    const watching = new URLSearchParams(location.search).get("watch") === "1";
+    if (this.seat === null && !watching && message.status === "running") {
+      this.status.textContent += " You are watching. If a seat here is yours, sign in with the account you joined with"
+        + " and use Resume in My games, or open this table in the browser you joined from.";
+    }
     this.status.classList.toggle("mine", Boolean(mine));
 
     const context = { seat: this.seat, seats, colours: COLOURS, names: seats.map((_, i) => seatName(seats, i)), toMove: message.to_move };
