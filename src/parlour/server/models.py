@@ -54,6 +54,9 @@ class TableRow(Base):
     rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The new table this finished one's players were offered (server/rematch.py, migration 0007).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # How the table ended when its game did not (migration 0013): 'expired' (idle for
+    # table_expiry_seconds) or 'conceded N' (seat N gave up); None while it runs or once its game is over.
+    ended: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class SeatRow(Base):

@@ -68,6 +68,21 @@ async def undo(
     return table.sync_message(holder.index)
 
 
+@router.post("/api/tables/{table_id}/concede", tags=["play"])
+async def concede(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """The token's seat gives up and loses: with one other person playing (or none) the table
+    ends, else the timeout bot plays the seat out (docs/server.md, "Leaving and ending")."""
+    hub = hub_of(request)
+    table = await hub.table(table_id)
+    holder = table.seat_with_token(bearer(authorization))
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    await hub.concede(table, holder.index)
+    return table.summary("")
+
+
 @router.get("/api/tables/{table_id}/record", tags=["play"])
 async def record(request: Request, table_id: str) -> dict[str, Any]:
     """The game's record (replayable with `parlour replay`), once the game is over."""

@@ -4,7 +4,7 @@ aware) per game and player count; leaderboards; ratings beside the players' name
 A rated table seats people only, each signed in to an account of their own (one seat per
 account), on a deal the server draws (no chosen seed, no fixed deal), so that nobody knows the
 deal and nobody plays against themselves. When its game is over, the seats are ranked by their
-returns (ties share a rank; a seat forfeited on time ranks last) and the ratings are updated in
+returns (ties share a rank; a seat forfeited on time or conceded ranks last) and the ratings are updated in
 one transaction that also marks the table rated, so a restart neither loses nor repeats an
 update. The rating shown is the conservative ordinal, mu - 3 sigma.
 """
@@ -316,7 +316,9 @@ class Ratings:
 
     async def _apply(self, table: LiveTable) -> None:
         seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
-        returns = table.state.returns()
+        # A table ended by a concession before its game did: the seats still playing share the
+        # first rank, the conceded (forfeited) ones rank last.
+        returns = table.state.returns() if table.state.is_terminal() else [0.0] * len(table.seats)
         if len(seated) != len(table.seats) or len(table.seats) < 2:
             raise ValueError(f"{len(seated)} of its {len(table.seats)} seats belong to accounts")
         # A seat forfeited on time ranks last, whatever the bot that played it out achieved.

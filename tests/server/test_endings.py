@@ -1,0 +1,130 @@
+"""Tables that end before their game does: expired after their idle time, or conceded
+(docs/server.md, "Leaving and ending")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from parlour.server.hub import Hub
+
+from .conftest import LiveServer, wait_until
+
+
+def hub_of(server: LiveServer) -> Hub:
+    hub: Hub = server.app.state.hub
+    return hub
+
+
+def listed(server: LiveServer, status: str) -> dict[str, dict[str, Any]]:
+    return {t["id"]: t for t in server.http.get(f"/api/tables?status={status}").json()}
+
+
+def act(server: LiveServer, table_id: str, token: str, action: str) -> Any:
+    headers = {"Authorization": f"Bearer {token}"}
+    return server.http.post(f"/api/tables/{table_id}/actions", json={"action": action}, headers=headers)
+
+
+def concede(server: LiveServer, table_id: str, token: str) -> Any:
+    return server.http.post(f"/api/tables/{table_id}/concede", headers={"Authorization": f"Bearer {token}"})
+
+
+# --- expiry ----------------------------------------------------------------------------------------
+
+
+def test_a_guests_table_against_a_bot_expires_when_left(serve: Callable[..., LiveServer]) -> None:
+    server = serve(table_expiry_seconds=1.0)
+    # A guest's table against a bot, the guest to move: the bot waits for ever unless it expires.
+    table = server.create("nim", ["human", "random"], options={"stones": 12})
+    token = server.join(table["id"], "Ann", 0)["token"]
+    watcher = server.connect(table["id"])
+    ended = watcher.until(lambda m: m["type"] == "sync" and m["status"] == "finished", timeout=20)
+    assert ended["ended"] == {"reason": "expired"} and ended["result"] is None
+    # The lobby lists it with the finished tables, saying it expired; no longer as running.
+    wait_until(lambda: table["id"] in listed(server, "finished"))
+    assert listed(server, "finished")[table["id"]]["ended"] == {"reason": "expired"}
+    assert table["id"] not in listed(server, "running")
+    refused = act(server, table["id"], token, "take 1")
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "game_over"
+    # Its opener may open another in its place: it no longer counts against the address.
+    assert hub_of(server).open_count.total() == 0
+
+
+def test_a_table_out_of_memory_expires_too_and_stays_expired(serve: Callable[..., LiveServer]) -> None:
+    server = serve(table_expiry_seconds=1.0, idle_seconds=0)
+    table = server.create("nim", ["human", "human"], options={"stones": 12})  # nobody ever sits down
+    wait_until(lambda: table["id"] in listed(server, "finished"))
+    assert listed(server, "finished")[table["id"]]["ended"] == {"reason": "expired"}
+    assert table["id"] not in listed(server, "open")
+    refused = server.http.post(f"/api/tables/{table['id']}/join", json={"name": "Ann"})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "game_over"
+    server.stop()
+    again = serve(table_expiry_seconds=1.0)
+    assert again.table(table["id"])["ended"] == {"reason": "expired"}
+    assert table["id"] not in listed(again, "open")
+
+
+def test_tables_in_play_or_with_a_clock_do_not_expire(serve: Callable[..., LiveServer]) -> None:
+    server = serve(table_expiry_seconds=3600.0, min_move_seconds=1.0, idle_seconds=2.0)
+    hub = hub_of(server)
+    played = server.create("nim", ["human", "random"], options={"stones": 12})
+    token = server.join(played["id"], "Ann", 0)["token"]
+    assert act(server, played["id"], token, "take 1").status_code == 200
+    timed = server.create("nim", ["human", "human"], options={"stones": 12}, mode="turn_based", move_seconds=5.0)
+    # An hour on: the moved table is idle by then, the timed one never is (its clock plays on).
+    hub.settings = replace(hub.settings, table_expiry_seconds=0.5)
+    wait_until(lambda: played["id"] in listed(server, "finished"))
+    assert server.table(timed["id"])["status"] == "open"
+    assert server.table(timed["id"])["ended"] is None
+
+
+# --- concede -------------------------------------------------------------------------------------
+
+
+def test_conceding_a_two_player_game_ends_it_as_a_loss(serve: Callable[..., LiveServer]) -> None:
+    server = serve()
+    table = server.create("nim", ["human", "human"], options={"stones": 12})
+    ann = server.join(table["id"], "Ann", 0)["token"]
+    ben = server.join(table["id"], "Ben", 1)["token"]
+    watching = server.connect(table["id"], ben)
+    answer = concede(server, table["id"], ann)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "finished" and answer.json()["ended"] == {"reason": "conceded", "seat": 0}
+    told = watching.until(lambda m: m["type"] == "sync" and m["status"] == "finished")
+    assert told["ended"] == {"reason": "conceded", "seat": 0}
+    assert listed(server, "finished")[table["id"]]["ended"] == {"reason": "conceded", "seat": 0}
+    refused = act(server, table["id"], ben, "take 1")
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "game_over"
+    again = concede(server, table["id"], ben)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "game_over"
+    # It stays conceded after a restart.
+    server.stop()
+    assert serve().table(table["id"])["ended"] == {"reason": "conceded", "seat": 0}
+
+
+def test_conceding_needs_the_seats_token(server: LiveServer) -> None:
+    table = server.create("nim", ["human", "human"], options={"stones": 12})
+    server.join(table["id"], "Ann", 0)
+    for headers in ({"Authorization": "Bearer nonsense"}, {}):
+        refused = server.http.post(f"/api/tables/{table['id']}/concede", headers=headers)
+        assert refused.status_code in (401, 403), refused.text
+    assert server.table(table["id"])["status"] == "open"
+
+
+def test_a_concession_with_more_people_hands_the_seat_to_the_bot(serve: Callable[..., LiveServer]) -> None:
+    server = serve()
+    table = server.create("hatairo", ["human", "human", "human"], options={"players": 3})
+    tokens = [server.join(table["id"], name, seat)["token"] for seat, name in enumerate(("Ann", "Ben", "Cy"))]
+    ann = server.connect(table["id"], tokens[0])
+    answer = concede(server, table["id"], tokens[0])
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "running" and answer.json()["seats"][0]["kind"] == "bot"
+    with pytest.raises(ConnectionClosed) as closed:
+        ann.until(lambda _message: False, timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4005
+    refused = server.http.get(f"/api/tables/{table['id']}/state", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert refused.status_code == 403
