@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+import parlour.server
+from parlour.cli import main
 from parlour.server.hub import Hub
+from parlour.server.settings import Settings
 
 from .conftest import LiveServer, wait_until
 
@@ -128,3 +131,23 @@ def test_a_concession_with_more_people_hands_the_seat_to_the_bot(serve: Callable
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4005
     refused = server.http.get(f"/api/tables/{table['id']}/state", headers={"Authorization": f"Bearer {tokens[0]}"})
     assert refused.status_code == 403
+
+
+# --- the setting -----------------------------------------------------------------------------------
+
+
+def test_serve_takes_the_expiry_time_and_refuses_a_negative_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started: list[Settings] = []
+    monkeypatch.setattr(parlour.server, "run", lambda settings, **_: started.append(settings))
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--port", "0", "--table-expiry-seconds", "600"])
+    assert done.value.code in (0, None)
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--port", "0"])
+    assert [settings.table_expiry_seconds for settings in started] == [600.0, 86400.0]
+    with pytest.raises(SystemExit) as refused:
+        main(["serve", "--port", "0", "--table-expiry-seconds", "-1"])
+    assert refused.value.code == 2 and "--table-expiry-seconds" in capsys.readouterr().err
+    assert len(started) == 2

@@ -1,0 +1,30 @@
+"""Leaving and ending in the browser: a seat concedes with one click (and a confirmation); both
+pages and the lobby then say who conceded, and an expired table is listed as expired."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .conftest import Server
+
+
+def test_a_concession_is_shown_at_the_table_and_in_the_lobby(server: Server, open_page: Callable[..., Any]) -> None:
+    table_id = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
+    ann = open_page(f"{server.url}/?table={table_id}")
+    ann.fill("#join-name", "Ann")
+    ann.click("#join")
+    ben = open_page(f"{server.url}/?table={table_id}")
+    ben.fill("#join-name", "Ben")
+    ben.click("#join")
+    ann.wait_for_selector("#concede:visible")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#concede")
+    ben.wait_for_selector("#turn:has-text('The table ended: conceded by Ann')")
+    ann.wait_for_selector("#turn:has-text('conceded by Ann')")
+    assert ann.locator("#concede-box").is_hidden()
+    lobby = open_page(f"{server.url}/")
+    row = lobby.locator(f"li[data-table='{table_id}']")
+    row.wait_for()
+    assert "conceded by Ann" in row.inner_text()
+    assert row.locator("a:has-text('Replay')").count() == 0
