@@ -151,3 +151,46 @@ def test_serve_takes_the_expiry_time_and_refuses_a_negative_one(
         main(["serve", "--port", "0", "--table-expiry-seconds", "-1"])
     assert refused.value.code == 2 and "--table-expiry-seconds" in capsys.readouterr().err
     assert len(started) == 2
+
+
+# --- leave ---------------------------------------------------------------------------------------
+
+
+def leave(server: LiveServer, table_id: str, token: str) -> Any:
+    return server.http.post(f"/api/tables/{table_id}/leave", headers={"Authorization": f"Bearer {token}"})
+
+
+def test_leaving_before_the_game_starts_frees_the_seat(server: LiveServer) -> None:
+    table = server.create("nim", ["human", "human"], options={"stones": 12})
+    ann = server.join(table["id"], "Ann", 0)["token"]
+    answer = leave(server, table["id"], ann)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "open" and answer.json()["seats"][0]["taken"] is False
+    refused = leave(server, table["id"], ann)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad_token"
+    server.join(table["id"], "Ben", 0)  # the seat is free for anybody
+    assert server.table(table["id"])["seats"][0]["name"] == "Ben"
+
+
+def test_leaving_a_running_game_hands_the_seat_to_a_bot(serve: Callable[..., LiveServer]) -> None:
+    server = serve()
+    table = server.create("nim", ["human", "human"], options={"stones": 12})
+    ann = server.join(table["id"], "Ann", 0)["token"]
+    ben = server.join(table["id"], "Ben", 1)["token"]
+    answer = leave(server, table["id"], ann)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "running" and answer.json()["seats"][0]["kind"] == "bot"
+    # The bot plays Ann's seat; Ben plays on to the end, nobody's loss recorded.
+    player = server.connect(table["id"], ben)
+    message = player.position
+    while message["status"] != "finished":
+        if message["legal"]:
+            player.send(type="act", action=message["legal"][0]["id"], version=message["version"])
+        message = player.until(lambda m: m["type"] in ("sync", "update"), timeout=10)
+    assert message["result"] is not None and message["ended"] is None
+    # Ben was the last person there: his leaving a game against bots ends the table.
+    again = server.create("nim", ["human", "random"], options={"stones": 12})
+    cy = server.join(again["id"], "Cy", 0)["token"]
+    gone = leave(server, again["id"], cy)
+    assert gone.json()["status"] == "finished" and gone.json()["ended"] == {"reason": "left", "seat": 0}
+    assert listed(server, "finished")[again["id"]]["ended"] == {"reason": "left", "seat": 0}

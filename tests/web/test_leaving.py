@@ -28,3 +28,23 @@ def test_a_concession_is_shown_at_the_table_and_in_the_lobby(server: Server, ope
     row.wait_for()
     assert "conceded by Ann" in row.inner_text()
     assert row.locator("a:has-text('Replay')").count() == 0
+
+
+def test_leaving_a_game_hands_the_seat_to_a_bot(server: Server, open_page: Callable[..., Any]) -> None:
+    table_id = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
+    ann = open_page(f"{server.url}/?table={table_id}")
+    ann.fill("#join-name", "Ann")
+    ann.click("#join")
+    ben = open_page(f"{server.url}/?table={table_id}")
+    ben.fill("#join-name", "Ben")
+    ben.click("#join")
+    ann.wait_for_selector("#leave:visible")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#leave")
+    ann.wait_for_url(f"{server.url}/")
+    seats = server.table(table_id)["seats"]
+    assert seats[0]["kind"] == "bot" and server.table(table_id)["status"] == "running"
+    # Back on the table's page, Ann is a spectator now: no seat of hers is remembered.
+    ann.goto(f"{server.url}/?table={table_id}&watch=1")
+    ann.wait_for_selector("#turn")
+    assert ann.locator("#concede-box").is_hidden()

@@ -988,23 +988,52 @@ class Hub:
         """`seat` gives up: it loses. With one other person's seat still playing (or none), the
         table ends at once; with more, the timeout bot plays the seat out and the others play on.
         At a rated table the seat ranks last either way (server/ratings.py)."""
+        await self._stop_playing(table, seat, "conceded", forfeited=True)
+
+    async def leave(self, table: LiveTable, seat: int, rated: bool) -> None:
+        """`seat`'s person leaves. Before the game starts the seat is free again; at a rated
+        table leaving is conceding; else the timeout bot takes the seat and the others play on,
+        or, with no other person playing, the table ends."""
+        if table.status == OPEN:
+            await self._free(table, seat)
+        elif rated:
+            await self.concede(table, seat)
+        else:
+            await self._stop_playing(table, seat, "left", forfeited=False)
+
+    async def _free(self, table: LiveTable, seat: int) -> None:
+        async with table.lock:
+            held = table.seats[seat]
+            if table.status != OPEN or held.token_hash is None:
+                raise ServerError("game_started", "the game has started: concede or leave it to a bot", 409)
+            if not await self._db(self.store.free_seat, table.id, seat, held.token_hash):
+                raise ServerError("seat_taken", "this seat is played from another device now", 409)
+            held.name = held.token_hash = None
+        log.info("seat left", extra={"event": "seat_left", "table": table.id, "seat": seat})
+        await self.announce_seats(table.id)
+        self._let_go_of_seat(table, seat, 4005, "this seat was left")
+        table.broadcast_sync()
+
+    async def _stop_playing(self, table: LiveTable, seat: int, how: str, forfeited: bool) -> None:
+        """`seat` stops playing (`how`: 'conceded' or 'left'): the table ends if at most one other
+        person plays at it (none, for a seat that left), else the timeout bot takes the seat."""
         async with table.lock:
             self._check_playing(table)
             people = [s for s in table.seats if not s.is_bot and s.index != seat]
-            if len(people) <= 1:
-                if not await self._db(self.store.concede, table.id, seat, None, f"conceded {seat}"):
+            if len(people) <= (1 if forfeited else 0):
+                ended = f"{how} {seat}"
+                if not await self._db(self.store.give_up, table.id, seat, None, ended, forfeited):
                     raise ServerError("game_over", "the game is over", 409)
-                self._end(table, f"conceded {seat}")
-                ended = True
+                self._end(table, ended)
             else:
+                ended = None
                 spec = self.settings.timeout_agent
-                await self._db(self.store.concede, table.id, seat, spec, None)
+                await self._db(self.store.give_up, table.id, seat, spec, None, forfeited)
                 self._hand_to_bot(table, table.seats[seat], spec)
-                ended = False
-        log.info("seat conceded", extra={"event": "conceded", "table": table.id, "seat": seat, "ended": ended})
+        log.info(f"seat {how}", extra={"event": how, "table": table.id, "seat": seat, "ended": ended})
         await self.announce_seats(table.id)
-        if not ended:
-            self._let_go_of_seat(table, seat, 4005, "this seat conceded")
+        if ended is None:
+            self._let_go_of_seat(table, seat, 4005, f"this seat {how}")
             table.broadcast_sync()
             self._wake_bots(table)
 

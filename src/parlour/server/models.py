@@ -55,7 +55,8 @@ class TableRow(Base):
     # The new table this finished one's players were offered (server/rematch.py, migration 0007).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # How the table ended when its game did not (migration 0013): 'expired' (idle for
-    # table_expiry_seconds) or 'conceded N' (seat N gave up); None while it runs or once its game is over.
+    # table_expiry_seconds), 'conceded N' (seat N gave up) or 'left N' (seat N left, nobody else
+    # playing); None while it runs or once its game is over.
     ended: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 

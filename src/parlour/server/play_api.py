@@ -10,6 +10,7 @@ from pydantic import Field
 from parlour.server.errors import ServerError
 from parlour.server.guard import ActionRef
 from parlour.server.quotas import SocketSlots, client_address
+from parlour.server.ratings import ratings_of
 from parlour.server.requests import Strict, bearer, hub_of
 from parlour.server.ws import Connection, refuse_socket
 
@@ -80,6 +81,22 @@ async def concede(
     if holder is None:
         raise ServerError("bad_token", "this token holds no seat at this table", 403)
     await hub.concede(table, holder.index)
+    return table.summary("")
+
+
+@router.post("/api/tables/{table_id}/leave", tags=["play"])
+async def leave(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """The token's seat leaves: free again before the game starts; at a rated table, a
+    concession; else a bot takes the seat, or the table ends if nobody else plays at it."""
+    hub = hub_of(request)
+    table = await hub.table(table_id)
+    holder = table.seat_with_token(bearer(authorization))
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    ratings = ratings_of(request)
+    await hub.leave(table, holder.index, await hub._db(ratings.store.is_rated, table.id))
     return table.summary("")
 
 

@@ -319,21 +319,34 @@ class Store:
             chosen = update(TableRow).where(TableRow.id == table_id, *self._quiet_since(cutoff))
             return bool(getattr(session.execute(chosen.values(finished_at=now(), ended="expired")), "rowcount", 0))
 
-    def concede(self, table_id: str, seat: int, agent: str | None, ended: str | None) -> bool:
-        """`seat` gives up, in one transaction: it is marked forfeited (a rated table ranks it
-        last), handed to the bot `agent` if given, and with `ended` the unfinished table ends so.
-        Whether the table was unfinished (nothing changes if not)."""
+    def give_up(self, table_id: str, seat: int, agent: str | None, ended: str | None, forfeited: bool) -> bool:
+        """`seat` stops playing, in one transaction: handed to the bot `agent` if given, marked
+        forfeited if it conceded (a rated table ranks it last), and with `ended` the unfinished
+        table ends so. Whether the table was unfinished (nothing changes if not)."""
         with Session(self.engine) as session, session.begin():
             if ended is not None:
                 chosen = update(TableRow).where(TableRow.id == table_id, TableRow.finished_at.is_(None))
                 if not getattr(session.execute(chosen.values(finished_at=now(), ended=ended)), "rowcount", 0):
                     return False
             # A seat handed to a bot keeps no token; one at a table that ends keeps its view.
-            given: dict[str, Any] = {"forfeited": True}
+            given: dict[str, Any] = {"forfeited": True} if forfeited else {}
             if agent is not None:
                 given.update(agent=agent, token_hash=None)
-            session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**given))
+            if given:
+                chosen_seat = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                session.execute(chosen_seat.values(**given))
             return True
+
+    def free_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """A person leaves a table whose game has not started: the seat is free again (if that
+        person still holds it)."""
+        with Session(self.engine) as session, session.begin():
+            chosen = update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token_hash == token_hash
+            )
+            cleared = {"name": None, "token_hash": None, "joined_at": None, "user_id": None}
+            cleared |= {"rated_user_id": None, "token_session": None}
+            return bool(getattr(session.execute(chosen.values(**cleared)), "rowcount", 0))
 
     # --- reads for processes sharing the database ----------------------------------------------
 

@@ -101,7 +101,8 @@ class LiveTable:
     touched: float = field(default_factory=time.monotonic)
     # The steps the seat to move has taken this turn and may still take back (Hub.undo).
     tentative: Tentative | None = None
-    # How the table ended when its game did not: 'expired' or 'conceded N' (Hub.expire_idle, Hub.concede).
+    # How the table ended when its game did not: 'expired', 'conceded N' or 'left N' (Hub.expire_idle,
+    # Hub.concede, Hub.leave).
     ended: str | None = None
 
     @classmethod
@@ -160,8 +161,8 @@ class LiveTable:
         }
 
     def ending(self) -> dict[str, Any] | None:
-        """How the table ended when its game did not: {"reason": "expired"} or
-        {"reason": "conceded", "seat": N}; None while it runs or once its game is over."""
+        """How the table ended when its game did not: {"reason": "expired"}, or {"reason":
+        "conceded" or "left", "seat": N}; None while it runs or once its game is over."""
         if self.ended is None:
             return None
         reason, _, seat = self.ended.partition(" ")

@@ -299,7 +299,7 @@ class TablePage {
     if (rival) this.motion.play();
     this.clock.refresh(this.message.seats, message.status === "running").catch(() => {});
     this.rematch.show(message.status === "finished");
-    this.concede.show(message.status === "running");
+    this.concede.show(message.status);
     // The tab says so when this seat must move, to be seen from another tab.
     const mine = message.status === "running" && message.to_move === this.seat && this.seat !== null;
     document.title = `${mine ? "Your turn — " : ""}parlour — ${this.summary.title}`;
