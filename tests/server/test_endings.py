@@ -16,6 +16,8 @@ from parlour.server.hub import Hub
 from parlour.server.settings import Settings
 
 from .conftest import LiveServer, wait_until
+from .test_accounts import browser, sign_up
+from .test_ratings import QUICK, board, join, rated_table
 
 
 def hub_of(server: LiveServer) -> Hub:
@@ -194,3 +196,19 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot(serve: Callable[..., Liv
     gone = leave(server, again["id"], cy)
     assert gone.json()["status"] == "finished" and gone.json()["ended"] == {"reason": "left", "seat": 0}
     assert listed(server, "finished")[again["id"]]["ended"] == {"reason": "left", "seat": 0}
+
+
+def test_a_rated_concession_ranks_the_conceding_seat_last(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**QUICK)
+    table_id = rated_table(server)
+    with browser(server) as alice, browser(server) as bob:
+        alice_account, bob_account = sign_up(alice, "alice"), sign_up(bob, "bob")
+        join(alice, alice_account, table_id)
+        bobs = join(bob, bob_account, table_id)
+        # Leaving a running rated game is conceding it.
+        gone = leave(server, table_id, bobs["token"])
+        assert gone.json()["ended"] == {"reason": "conceded", "seat": 1}
+    wait_until(lambda: len(board(server)) == 2)
+    assert [entry["name"] for entry in board(server)] == ["alice", "bob"]
+    shown = server.table(table_id)["ratings"]
+    assert shown["0"]["change"] > 0 > shown["1"]["change"]

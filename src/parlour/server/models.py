@@ -82,6 +82,8 @@ class SeatRow(Base):
     # SHA-256 of the session the seat's token was handed to (a signed-in join or a Resume); ending
     # that session by a password change or sign-out everywhere retires the token.
     token_session: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # What the seat's rated game changed its account's shown rating by (migration 0013).
+    rating_change: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (Index("uq_seats_rated_account", "table_id", "rated_user_id", unique=True),)
 
@@ -157,6 +159,8 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+    # What the account's last rated game changed its shown rating by (migration 0013).
+    last_change: Mapped[float | None] = mapped_column(Float, nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

@@ -128,6 +128,20 @@ class RatingStore:
                 found[table_id][seat] = (user_id, name)
         return found
 
+    def changes(self, table_ids: list[str]) -> dict[str, dict[int, float]]:
+        """What each rated table's game changed its seats' ratings by: table -> seat -> change."""
+        found: dict[str, dict[int, float]] = {}
+        if not table_ids:
+            return found
+        chosen = select(SeatRow.table_id, SeatRow.seat, SeatRow.rating_change).where(
+            SeatRow.table_id.in_(table_ids), SeatRow.rating_change.is_not(None)
+        )
+        with Session(self.engine) as session:
+            for table_id, seat, change in session.execute(chosen):
+                if change is not None:
+                    found.setdefault(table_id, {})[seat] = change
+        return found
+
     def forfeited(self, table_id: str) -> set[int]:
         with Session(self.engine) as session:
             chosen = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.forfeited.is_(True))
@@ -167,8 +181,12 @@ class RatingStore:
             ]
             after = MODEL.rate(before, ranks=[float(rank) for _, rank in ranked])
             moment = now()
-            for user_id, [rating] in zip(users, after, strict=True):
+            for seat, (user_id, [rating]) in enumerate(zip(users, after, strict=True)):
                 known = stored.get(user_id)
+                was = ordinal(known.mu, known.sigma) if known is not None else ordinal(MODEL.mu, MODEL.sigma)
+                change = round(ordinal(rating.mu, rating.sigma) - was, 1)
+                chosen_seat = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                session.execute(chosen_seat.values(rating_change=change))
                 if known is None:
                     session.add(
                         RatingRow(
@@ -179,6 +197,7 @@ class RatingStore:
                             sigma=rating.sigma,
                             games=1,
                             updated_at=moment,
+                            last_change=change,
                         )
                     )
                 else:
@@ -188,6 +207,7 @@ class RatingStore:
                         known.games + 1,
                         moment,
                     )
+                    known.last_change = change
             row.rating_applied = True
             return True
 
@@ -207,6 +227,7 @@ class RatingStore:
                 "mu": round(row.mu, 3),
                 "sigma": round(row.sigma, 3),
                 "games": row.games,
+                "last_change": row.last_change,
             }
             for row, name in rows[:limit]
         ]
@@ -334,6 +355,7 @@ class Ratings:
     async def beside(self, summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """For each table summary, its account seats' names and ratings: {seat: {account, rating, games}}."""
         accounts = await self.hub._db(self.store.seat_accounts, [s["id"] for s in summaries])
+        changes = await self.hub._db(self.store.changes, [s["id"] for s in summaries if s["status"] == FINISHED])
         shown: dict[str, dict[str, Any]] = {}
         for summary in summaries:
             seated = accounts.get(summary["id"], {})
@@ -344,6 +366,8 @@ class Ratings:
                     "account": name,
                     "rating": ordinal(known[user_id].mu, known[user_id].sigma) if user_id in known else None,
                     "games": known[user_id].games if user_id in known else 0,
+                    # What this table's game changed the rating by (null until it is rated).
+                    "change": changes.get(summary["id"], {}).get(seat),
                 }
                 for seat, (user_id, name) in sorted(seated.items())
             }
