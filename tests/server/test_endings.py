@@ -212,3 +212,20 @@ def test_a_rated_concession_ranks_the_conceding_seat_last(serve: Callable[..., L
     assert [entry["name"] for entry in board(server)] == ["alice", "bob"]
     shown = server.table(table_id)["ratings"]
     assert shown["0"]["change"] > 0 > shown["1"]["change"]
+
+
+# --- joining as one's account --------------------------------------------------------------------
+
+
+def test_a_signed_in_player_joins_without_giving_a_name(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**QUICK)
+    table = server.create("nim", ["human", "human"], options={"stones": 12})
+    with browser(server) as alice:
+        account = sign_up(alice, "alice")
+        joined = alice.post(f"/api/tables/{table['id']}/join", json={}, headers={"X-CSRF-Token": account["csrf_token"]})
+        assert joined.status_code == 200, joined.text
+        assert (joined.json()["name"], joined.json()["account"]) == ("alice", "alice")
+    # A guest must still give one, and nothing changes when refused.
+    refused = server.http.post(f"/api/tables/{table['id']}/join", json={})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_name"
+    assert server.table(table["id"])["seats"][1]["taken"] is False

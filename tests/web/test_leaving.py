@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .conftest import Server
+from .test_ratings import signed_up
 
 
 def test_a_concession_is_shown_at_the_table_and_in_the_lobby(server: Server, open_page: Callable[..., Any]) -> None:
@@ -48,3 +49,18 @@ def test_leaving_a_game_hands_the_seat_to_a_bot(server: Server, open_page: Calla
     ann.goto(f"{server.url}/?table={table_id}&watch=1")
     ann.wait_for_selector("#turn")
     assert ann.locator("#concede-box").is_hidden()
+
+
+def test_a_signed_in_player_joins_by_invite_without_typing_a_name(
+    server: Server, open_page: Callable[..., Any]
+) -> None:
+    table_id = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
+    page = signed_up(open_page, server, "invitee")
+    page.evaluate("localStorage.setItem('parlour.name', 'Guest name')")  # typed once as a guest
+    page.goto(f"{server.url}/invite/{table_id}")
+    page.wait_for_selector(".as-account")
+    assert page.input_value("#join-name") == "invitee"
+    page.click("#join")
+    page.wait_for_selector("#players li:has-text('— you')")
+    seat = server.table(table_id)["seats"][0]
+    assert seat["name"] == "invitee" and server.table(table_id)["ratings"]["0"]["account"] == "invitee"

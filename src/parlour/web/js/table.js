@@ -8,6 +8,7 @@ import { ClockLine } from "./clock.js";
 import { ratingText } from "./ratings.js";
 import { RematchBox } from "./rematch.js";
 import { ConcedeBox, endingText } from "./leaving.js";
+import { asAccount } from "./joining.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
 import { TableSocket } from "./transport.js";
@@ -83,6 +84,7 @@ async function joinForm(app, tableId, summary) {
     status);
   clear(app).append(form);
   name.focus();
+  asAccount(name); // signed in: the account's name, nothing to type
   return new Promise((resolve) => {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
