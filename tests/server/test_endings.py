@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -229,3 +230,24 @@ def test_a_signed_in_player_joins_without_giving_a_name(serve: Callable[..., Liv
     refused = server.http.post(f"/api/tables/{table['id']}/join", json={})
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_name"
     assert server.table(table["id"])["seats"][1]["taken"] is False
+
+
+# --- sign-up rules ---------------------------------------------------------------------------------
+
+
+def test_the_sign_up_rules_are_the_ones_the_server_holds_to(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**QUICK)
+    rules = server.http.get("/api/account/rules").json()
+    assert rules["password"] == f"{rules['password_min']} to {rules['password_max']} characters"
+    pattern = re.compile(rules["name_pattern"])
+    for name in ("ab", "-abc", "a b c", "x" * 41, "ok_name", "Ann.B-2"):
+        with browser(server) as client:
+            answer = client.post("/api/account/signup", json={"name": name, "password": "long enough pass"})
+        said_ok = pattern.fullmatch(name) is not None and len(name) <= rules["name_max"]
+        assert (answer.status_code == 201) == said_ok, (name, answer.text)
+        if not said_ok and answer.status_code == 422 and answer.json()["error"]["code"] == "bad_name":
+            assert rules["name"] in answer.json()["error"]["message"]
+    with browser(server) as client:
+        too_short = "x" * (rules["password_min"] - 1)
+        short = client.post("/api/account/signup", json={"name": "shorty", "password": too_short})
+    assert short.status_code == 422

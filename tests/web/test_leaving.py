@@ -64,3 +64,16 @@ def test_a_signed_in_player_joins_by_invite_without_typing_a_name(
     page.wait_for_selector("#players li:has-text('— you')")
     seat = server.table(table_id)["seats"][0]
     assert seat["name"] == "invitee" and server.table(table_id)["ratings"]["0"]["account"] == "invitee"
+
+
+def test_sign_up_states_its_rules_before_a_try(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(f"{server.url}/?account")
+    page.wait_for_selector("#signup-name-rule")
+    rules = server.http.get("/api/account/rules").json()
+    assert page.inner_text("#signup-name-rule") == f"{rules['name']}."
+    assert page.inner_text("#signup-password-rule") == f"{rules['password']}."
+    # The browser holds the name to the rule as it is typed: a bad one never reaches the server.
+    page.fill("#signup-name", "a!")
+    assert page.evaluate("document.querySelector('#signup-name').validity.patternMismatch") is True
+    page.fill("#signup-name", "good_name")
+    assert page.evaluate("document.querySelector('#signup-name').validity.valid") is True
