@@ -251,3 +251,44 @@ def test_the_sign_up_rules_are_the_ones_the_server_holds_to(serve: Callable[...,
         too_short = "x" * (rules["password_min"] - 1)
         short = client.post("/api/account/signup", json={"name": "shorty", "password": too_short})
     assert short.status_code == 422
+
+
+# --- expel -----------------------------------------------------------------------------------------
+
+SHORT_CLOCKS = {"min_move_seconds": 0.05, "timer_poll": 0.02, "timeout_agent": "random"}
+
+
+def expel(server: LiveServer, table_id: str, token: str, seat: int) -> Any:
+    headers = {"Authorization": f"Bearer {token}"}
+    return server.http.post(f"/api/tables/{table_id}/expel", json={"seat": seat}, headers=headers)
+
+
+def timed_table(server: LiveServer, move_seconds: float) -> tuple[str, list[str]]:
+    body = {"mode": "turn_based", "move_seconds": move_seconds, "on_timeout": "bot"}
+    table = server.create("nim", ["human", "human"], options={"stones": 15}, **body)
+    return table["id"], [server.join(table["id"], name)["token"] for name in ("Ann", "Ben")]
+
+
+def test_a_seat_out_of_time_may_be_expelled_by_the_others(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**SHORT_CLOCKS)
+    table_id, (ann, ben) = timed_table(server, 0.5)
+    early = expel(server, table_id, ben, 0)  # Ann's time has not run out
+    assert early.status_code == 409 and early.json()["error"]["code"] == "not_out_of_time"
+    assert expel(server, table_id, ben, 1).json()["error"]["code"] == "no_seat"  # not oneself
+    wait_until(lambda: server.table(table_id)["version"] == 1)  # the timeout played Ann's turn
+    answer = expel(server, table_id, ben, 0)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seats"][0]["kind"] == "bot" and answer.json()["status"] == "running"
+    refused = server.http.get(f"/api/tables/{table_id}/state", headers={"Authorization": f"Bearer {ann}"})
+    assert refused.status_code == 403
+
+
+def test_a_seat_that_moved_again_may_not_be_expelled(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**SHORT_CLOCKS)
+    table_id, (ann, ben) = timed_table(server, 1.0)
+    wait_until(lambda: server.table(table_id)["version"] == 1)  # Ann's turn timed out
+    assert act(server, table_id, ben, "take 1").status_code == 200
+    assert act(server, table_id, ann, "take 1").status_code == 200  # Ann is back in time
+    refused = expel(server, table_id, ben, 0)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_out_of_time"
+    assert server.table(table_id)["seats"][0]["kind"] == "human"
