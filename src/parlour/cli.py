@@ -363,6 +363,9 @@ def serve(
     ] = 32,
     max_websockets: Annotated[int, typer.Option(min=1, help="websockets open at once in each server process")] = 2000,
     idle_seconds: Annotated[float, typer.Option(min=0, help="seconds before an idle table leaves memory")] = 300.0,
+    table_expiry_seconds: Annotated[
+        float, typer.Option(min=0, help="seconds without a move before a table without a clock expires (0: never)")
+    ] = 86400.0,
     game_cache: Annotated[int, typer.Option(min=1, help="games (rules with options) kept in memory")] = 16,
     session_days: Annotated[float, typer.Option(min=0.01, help="days a sign-in lasts")] = 30.0,
     signin_failures: Annotated[int, typer.Option(min=1, help="failed sign-ins an account may have at once")] = 5,
@@ -439,6 +442,7 @@ def serve(
         websockets_per_client=websockets_per_client,
         max_websockets=max_websockets,
         idle_seconds=idle_seconds,
+        table_expiry_seconds=table_expiry_seconds,
         game_cache=game_cache,
         session_days=session_days,
         signin_burst=signin_failures,

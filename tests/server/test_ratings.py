@@ -98,8 +98,8 @@ def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable
             join(client, account, unrated["id"])
         shown = server.table(table_id)["ratings"]
         assert shown == {
-            "0": {"account": "alice", "rating": None, "games": 0},
-            "1": {"account": "bob", "rating": None, "games": 0},
+            "0": {"account": "alice", "rating": None, "games": 0, "change": None},
+            "1": {"account": "bob", "rating": None, "games": 0, "change": None},
         }
         play_out(server.http, table_id, [winner["token"], bobs_seat["token"]], winner=0)
     assert server.table(table_id)["status"] == "finished" and board(server) == []
@@ -112,6 +112,12 @@ def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable
     assert board(server, players=3) == []
     shown = server.table(table_id)["ratings"]
     assert shown["0"]["rating"] == ranked[0]["rating"] and shown["1"]["rating"] == ranked[1]["rating"]
+    # What the game changed each rating by, beside it and on the leaderboard: a first game starts
+    # from openskill's 25 - 3 x 8.33 = 0.
+    assert shown["0"]["change"] == ranked[0]["rating"] and shown["1"]["change"] == ranked[1]["rating"]
+    assert shown["0"]["change"] > 0 > shown["1"]["change"]
+    assert [entry["last_change"] for entry in ranked] == [shown["0"]["change"], shown["1"]["change"]]
+    assert server.table(unrated["id"])["ratings"]["0"]["change"] is None  # only the rated game's table
     listed = {t["id"]: t for t in server.http.get("/api/tables?status=finished").json()}
     assert listed[table_id]["ratings"]["0"]["account"] == "alice"
     # The unrated table beside it shows the same ratings (same game and player count) but rates nothing.

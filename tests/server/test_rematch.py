@@ -36,15 +36,16 @@ def test_the_same_players_get_a_new_table(server: LiveServer) -> None:
     first = ask(server, old["id"], ann["token"])
     assert first.status_code == 200, first.text
     new_id = first.json()["table"]
-    assert (first.json()["seat"], first.json()["name"]) == (0, "Ann")
+    # Each player sits one seat on: Ann played first, Ben plays first now.
+    assert (first.json()["seat"], first.json()["name"]) == (1, "Ann")
     offer = ben_watching.until(lambda m: m["type"] == "rematch")
     assert offer == {"type": "rematch", "table": old["id"], "rematch": new_id}
     assert server.table(old["id"])["rematch"] == new_id
     second = ask(server, old["id"], ben["token"])
-    assert second.json()["table"] == new_id and second.json()["seat"] == 1
+    assert second.json()["table"] == new_id and second.json()["seat"] == 0
     new = server.table(new_id)
     assert new["status"] == "running" and new["options"] == server.table(old["id"])["options"]
-    assert [s["name"] for s in new["seats"]] == ["Ann", "Ben"]
+    assert [s["name"] for s in new["seats"]] == ["Ben", "Ann"] and new["to_move"] == 0
     assert new["deal"]["commitment"] != server.table(old["id"])["deal"]["commitment"]  # a new deal
     again = ask(server, old["id"], ben["token"])
     assert again.status_code == 409 and again.json()["error"]["code"] == "seat_taken"
@@ -58,7 +59,7 @@ def test_bots_mode_and_rating_carry_over(serve: Callable[..., LiveServer]) -> No
     ann = server.join(with_bot["id"], "Ann")
     finish(server, with_bot["id"], ann["token"])
     rematch = server.table(ask(server, with_bot["id"], ann["token"]).json()["table"])
-    assert [(s["kind"], s["agent"]) for s in rematch["seats"]] == [("human", None), ("bot", "random")]
+    assert [(s["kind"], s["agent"]) for s in rematch["seats"]] == [("bot", "random"), ("human", None)]
     with browser(server) as alice, browser(server) as bob:
         accounts = sign_up(alice, "alice"), sign_up(bob, "bob")
         body = {"game": "nim", "seats": ["human", "human"], "rated": True}

@@ -42,6 +42,11 @@ def play_out(server: Server, table_id: str, tokens: list[str]) -> None:
                 )
 
 
+def signed(rating: str) -> str:
+    value = float(rating)
+    return f"{'+' if value > 0 else '-' if value < 0 else '±'}{abs(value):.1f}"
+
+
 def test_a_rated_game_changes_the_ratings_shown(server: Server, open_page: Callable[..., Any]) -> None:
     ann = signed_up(open_page, server, "rateann")
     ben = signed_up(open_page, server, "rateben")
@@ -69,10 +74,15 @@ def test_a_rated_game_changes_the_ratings_shown(server: Server, open_page: Calla
     rows = {name: ben.inner_text(f"#ratings-2 [data-player='{name}'] .rating") for name in ("rateann", "rateben")}
     assert all(float(value) != 0.0 for value in rows.values())
     screenshot(ben, "ratings")
+    # The leaderboard shows each player's last change too.
+    for name, rating in rows.items():
+        assert ben.inner_text(f"#ratings-2 [data-player='{name}'] .rating-change") == signed(rating)
     # Beside the names: in the lobby's finished games and at the table.
     ben.goto(f"{server.url}/")
     row = ben.locator(f"[data-table='{table_id}']")
     row.wait_for()
     assert f"({float(rows['rateann']):.1f})" in row.inner_text()
+    # With what the game changed it by: a first rated game starts from 0, so by the rating itself.
+    assert f"({float(rows['rateann']):.1f}) {signed(rows['rateann'])} this game" in row.inner_text()
     ann.goto(f"{server.url}/?table={table_id}")
     ann.wait_for_selector(f"#players li:has-text('({float(rows['rateann']):.1f})')")

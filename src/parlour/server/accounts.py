@@ -42,7 +42,7 @@ SESSION_COOKIE = "parlour_session"
 DEVICE_COOKIE = "parlour_device"
 DEVICE_DAYS = 365
 CSRF_HEADER = "X-CSRF-Token"
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,39}")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{2,39}")  # "\-": also valid in an HTML pattern
 NAME_RULE = "3 to 40 letters, digits, '_', '.' or '-' (from A-Z, a-z, 0-9), starting with a letter or digit"
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 
@@ -301,6 +301,19 @@ async def sign_in(request: Request, response: Response, body: Credentials) -> di
     signed_in = await accounts.open_session(request, response, user)
     await accounts.remember_device(request, response, user)
     return account_json(signed_in)
+
+
+@router.get("/api/account/rules", tags=["accounts"])
+async def rules() -> dict[str, Any]:
+    """What an account's name and password must be, for a sign-up form to state before a try."""
+    return {
+        "name": NAME_RULE,
+        "name_pattern": NAME_PATTERN.pattern,
+        "name_max": 40,
+        "password": f"{PASSWORD_MIN} to {PASSWORD_MAX} characters",
+        "password_min": PASSWORD_MIN,
+        "password_max": PASSWORD_MAX,
+    }
 
 
 @router.get("/api/account", tags=["accounts"])

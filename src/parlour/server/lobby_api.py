@@ -90,7 +90,12 @@ class CreateTable(Strict):
 
 
 class JoinTable(Strict):
-    name: str = Field(min_length=1, max_length=40, description="the display name shown to the table")
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="the display name shown to the table; signed in, the account's name if not given",
+    )
     seat: int | None = Field(default=None, description="the seat to take; the first free one if not given")
 
 
@@ -217,11 +222,14 @@ async def join(request: Request, table_id: str, body: JoinTable, csrf: CsrfHeade
 
     Signed in (session cookie and X-CSRF-Token), the seat is the account's: listed in its games."""
     account = await joining_account(request, csrf)
+    name = body.name if body.name is not None else account.user.name if account is not None else None
+    if name is None:
+        raise ServerError("bad_name", "give a display name to sit at a table (or sign in to sit as your account)", 422)
     hub = hub_of(request)
     rated = await ratings_of(request).may_join(await hub.table(table_id), account)
     await safety_of(request).may_join(table_id, account)
-    await safety_of(request).check_name(body.name, "display name")
-    table, seat, token = await hub.join(table_id, body.seat, body.name, *seat_owner(account, rated))
+    await safety_of(request).check_name(name, "display name")
+    table, seat, token = await hub.join(table_id, body.seat, name, *seat_owner(account, rated))
     link = invite(request, table)
     answer = {"table": table.id, "seat": seat.index, "name": seat.name, "token": token, "invite_url": link}
     return {**answer, "account": account.user.name if account is not None else None}

@@ -54,6 +54,10 @@ class TableRow(Base):
     rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The new table this finished one's players were offered (server/rematch.py, migration 0007).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # How the table ended when its game did not (migration 0013): 'expired' (idle for
+    # table_expiry_seconds), 'conceded N' (seat N gave up) or 'left N' (seat N left, nobody else
+    # playing); None while it runs or once its game is over.
+    ended: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class SeatRow(Base):
@@ -78,6 +82,8 @@ class SeatRow(Base):
     # SHA-256 of the session the seat's token was handed to (a signed-in join or a Resume); ending
     # that session by a password change or sign-out everywhere retires the token.
     token_session: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # What the seat's rated game changed its account's shown rating by (migration 0013).
+    rating_change: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (Index("uq_seats_rated_account", "table_id", "rated_user_id", unique=True),)
 
@@ -153,6 +159,8 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+    # What the account's last rated game changed its shown rating by (migration 0013).
+    last_change: Mapped[float | None] = mapped_column(Float, nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from parlour.server.errors import ServerError
 from parlour.server.guard import ActionRef
 from parlour.server.quotas import SocketSlots, client_address
+from parlour.server.ratings import ratings_of
 from parlour.server.requests import Strict, bearer, hub_of
 from parlour.server.ws import Connection, refuse_socket
 
@@ -66,6 +67,37 @@ async def undo(
         raise ServerError("bad_token", "this token holds no seat at this table", 403)
     await hub.undo(table, holder.index)
     return table.sync_message(holder.index)
+
+
+@router.post("/api/tables/{table_id}/concede", tags=["play"])
+async def concede(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """The token's seat gives up and loses: with one other person playing (or none) the table
+    ends, else the timeout bot plays the seat out (docs/server.md, "Leaving and ending")."""
+    hub = hub_of(request)
+    table = await hub.table(table_id)
+    holder = table.seat_with_token(bearer(authorization))
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    await hub.concede(table, holder.index)
+    return table.summary("")
+
+
+@router.post("/api/tables/{table_id}/leave", tags=["play"])
+async def leave(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """The token's seat leaves: free again before the game starts; at a rated table, a
+    concession; else a bot takes the seat, or the table ends if nobody else plays at it."""
+    hub = hub_of(request)
+    table = await hub.table(table_id)
+    holder = table.seat_with_token(bearer(authorization))
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    ratings = ratings_of(request)
+    await hub.leave(table, holder.index, await hub._db(ratings.store.is_rated, table.id))
+    return table.summary("")
 
 
 @router.get("/api/tables/{table_id}/record", tags=["play"])

@@ -4,7 +4,7 @@ aware) per game and player count; leaderboards; ratings beside the players' name
 A rated table seats people only, each signed in to an account of their own (one seat per
 account), on a deal the server draws (no chosen seed, no fixed deal), so that nobody knows the
 deal and nobody plays against themselves. When its game is over, the seats are ranked by their
-returns (ties share a rank; a seat forfeited on time ranks last) and the ratings are updated in
+returns (ties share a rank; a seat forfeited on time or conceded ranks last) and the ratings are updated in
 one transaction that also marks the table rated, so a restart neither loses nor repeats an
 update. The rating shown is the conservative ordinal, mu - 3 sigma.
 """
@@ -128,6 +128,20 @@ class RatingStore:
                 found[table_id][seat] = (user_id, name)
         return found
 
+    def changes(self, table_ids: list[str]) -> dict[str, dict[int, float]]:
+        """What each rated table's game changed its seats' ratings by: table -> seat -> change."""
+        found: dict[str, dict[int, float]] = {}
+        if not table_ids:
+            return found
+        chosen = select(SeatRow.table_id, SeatRow.seat, SeatRow.rating_change).where(
+            SeatRow.table_id.in_(table_ids), SeatRow.rating_change.is_not(None)
+        )
+        with Session(self.engine) as session:
+            for table_id, seat, change in session.execute(chosen):
+                if change is not None:
+                    found.setdefault(table_id, {})[seat] = change
+        return found
+
     def forfeited(self, table_id: str) -> set[int]:
         with Session(self.engine) as session:
             chosen = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.forfeited.is_(True))
@@ -167,8 +181,12 @@ class RatingStore:
             ]
             after = MODEL.rate(before, ranks=[float(rank) for _, rank in ranked])
             moment = now()
-            for user_id, [rating] in zip(users, after, strict=True):
+            for seat, (user_id, [rating]) in enumerate(zip(users, after, strict=True)):
                 known = stored.get(user_id)
+                was = ordinal(known.mu, known.sigma) if known is not None else ordinal(MODEL.mu, MODEL.sigma)
+                change = round(ordinal(rating.mu, rating.sigma) - was, 1)
+                chosen_seat = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                session.execute(chosen_seat.values(rating_change=change))
                 if known is None:
                     session.add(
                         RatingRow(
@@ -179,6 +197,7 @@ class RatingStore:
                             sigma=rating.sigma,
                             games=1,
                             updated_at=moment,
+                            last_change=change,
                         )
                     )
                 else:
@@ -188,6 +207,7 @@ class RatingStore:
                         known.games + 1,
                         moment,
                     )
+                    known.last_change = change
             row.rating_applied = True
             return True
 
@@ -207,6 +227,7 @@ class RatingStore:
                 "mu": round(row.mu, 3),
                 "sigma": round(row.sigma, 3),
                 "games": row.games,
+                "last_change": row.last_change,
             }
             for row, name in rows[:limit]
         ]
@@ -316,7 +337,9 @@ class Ratings:
 
     async def _apply(self, table: LiveTable) -> None:
         seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
-        returns = table.state.returns()
+        # A table ended by a concession before its game did: the seats still playing share the
+        # first rank, the conceded (forfeited) ones rank last.
+        returns = table.state.returns() if table.state.is_terminal() else [0.0] * len(table.seats)
         if len(seated) != len(table.seats) or len(table.seats) < 2:
             raise ValueError(f"{len(seated)} of its {len(table.seats)} seats belong to accounts")
         # A seat forfeited on time ranks last, whatever the bot that played it out achieved.
@@ -332,6 +355,7 @@ class Ratings:
     async def beside(self, summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """For each table summary, its account seats' names and ratings: {seat: {account, rating, games}}."""
         accounts = await self.hub._db(self.store.seat_accounts, [s["id"] for s in summaries])
+        changes = await self.hub._db(self.store.changes, [s["id"] for s in summaries if s["status"] == FINISHED])
         shown: dict[str, dict[str, Any]] = {}
         for summary in summaries:
             seated = accounts.get(summary["id"], {})
@@ -342,6 +366,8 @@ class Ratings:
                     "account": name,
                     "rating": ordinal(known[user_id].mu, known[user_id].sigma) if user_id in known else None,
                     "games": known[user_id].games if user_id in known else 0,
+                    # What this table's game changed the rating by (null until it is rated).
+                    "change": changes.get(summary["id"], {}).get(seat),
                 }
                 for seat, (user_id, name) in sorted(seated.items())
             }

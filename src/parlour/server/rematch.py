@@ -1,10 +1,11 @@
 """Rematch: at the end of a game, one click offers the same players a new table.
 
 The first seat to ask opens the new table, with the same game, options, seats (people and the
-same bots), mode, time per move and rated-ness, on a new deal the server draws, and takes its
-own seat there. The finished table remembers its rematch (stored, so a reload or a restart
-shows it) and tells every connected client (`{"type": "rematch", ...}`); each other player takes
-their own seat by asking the same. A table is offered one rematch.
+same bots, each one seat on, so that the first player alternates), mode, time per move and
+rated-ness, on a new deal the server draws, and takes its seat there. The finished table
+remembers its rematch (stored, so a reload or a restart shows it) and tells every connected
+client (`{"type": "rematch", ...}`); each other player takes their seat by asking the same.
+A table is offered one rematch.
 """
 
 from __future__ import annotations
@@ -107,8 +108,16 @@ async def rematches_of(request: Request, summaries: list[dict[str, Any]]) -> dic
 
 
 def _seats(table: LiveTable) -> list[str]:
-    # A seat a person sat at is a person's again (even one forfeited to a bot); a bot's is that bot.
-    return ["human" if seat.name is not None or seat.agent_spec is None else seat.agent_spec for seat in table.seats]
+    """The rematch's seats, each player one seat on (seat i's player sits at i + 1, the last at
+    0), so that who plays first alternates from one game to the next. A seat a person sat at is
+    a person's again (even one forfeited to a bot); a bot's is that bot."""
+    kinds = ["human" if seat.name is not None or seat.agent_spec is None else seat.agent_spec for seat in table.seats]
+    return kinds[-1:] + kinds[:-1]
+
+
+def moved_on(seat: int, seats: int) -> int:
+    """Where the player of `seat` sits at the rematch (see _seats)."""
+    return (seat + 1) % seats
 
 
 async def _open(request: Request, table: LiveTable, setup: Setup, new_id: str) -> LiveTable:
@@ -192,7 +201,8 @@ async def rematch(
     new = await _rematch_table(request, new_id)
     rated = await ratings_of(request).may_join(new, account)
     name = holder.name or f"seat {holder.index}"
-    new, seat, token = await hub.join(new.id, holder.index, name, *seat_owner(account, rated))
+    there = moved_on(holder.index, len(table.seats))
+    new, seat, token = await hub.join(new.id, there, name, *seat_owner(account, rated))
     return {
         "table": new.id,
         "seat": seat.index,

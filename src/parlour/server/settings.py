@@ -90,6 +90,9 @@ class Settings:
     # Seconds after which a table with no connected client and no bot to move leaves memory;
     # it is rebuilt from the database when next asked for.
     idle_seconds: float = 300.0
+    # Seconds after which an unfinished table without a clock where nobody moved or sat down ends
+    # as expired (docs/server.md, "Leaving and ending"); 0: tables never expire.
+    table_expiry_seconds: float = 86400.0
     # --- Accounts (docs/server.md, "Accounts") ---
     # Days a sign-in lasts; the session cookie's Secure flag: None follows the request (https) or public_url.
     session_days: float = 30.0

@@ -50,6 +50,8 @@ class StoredTable:
     salt: str | None = None
     commitment: str | None = None
     fixed_deal: bool = False
+    # How the table ended when its game did not ('expired', 'conceded N'); None otherwise.
+    ended: str | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,7 @@ class Store:
                 row.salt,
                 row.commitment,
                 bool(row.fixed_deal),
+                row.ended,
             )
             for row in rows
         ]
@@ -285,6 +288,65 @@ class Store:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)
             return None if row is None else self._load(session, [row])[0]
+
+    # --- tables that end before their game does (docs/server.md, "Leaving and ending") ----------
+
+    @staticmethod
+    def _quiet_since(cutoff: datetime) -> Any:
+        """Unfinished tables without a clock where nothing happened since `cutoff`: opened before
+        it, no move and no seat taken after it. (A table with a clock is never idle: its clock
+        plays or forfeits the turn of whoever does not move.)"""
+        moved = select(ActionRow.ply).where(ActionRow.table_id == TableRow.id, ActionRow.played_at >= cutoff)
+        joined = select(SeatRow.seat).where(SeatRow.table_id == TableRow.id, SeatRow.joined_at >= cutoff)
+        return (
+            TableRow.finished_at.is_(None),
+            TableRow.mode == "live",
+            TableRow.time_banks.is_(None),
+            TableRow.created_at < cutoff,
+            ~moved.exists(),
+            ~joined.exists(),
+        )
+
+    def idle_tables(self, cutoff: datetime) -> list[str]:
+        """The unfinished tables idle since `cutoff` (see _quiet_since)."""
+        with Session(self.engine) as session:
+            return list(session.scalars(select(TableRow.id).where(*self._quiet_since(cutoff))))
+
+    def expire(self, table_id: str, cutoff: datetime) -> bool:
+        """End the table as expired if it is still idle since `cutoff` (checked in the same
+        statement, so a move committed meanwhile keeps it going); whether it was."""
+        with Session(self.engine) as session, session.begin():
+            chosen = update(TableRow).where(TableRow.id == table_id, *self._quiet_since(cutoff))
+            return bool(getattr(session.execute(chosen.values(finished_at=now(), ended="expired")), "rowcount", 0))
+
+    def give_up(self, table_id: str, seat: int, agent: str | None, ended: str | None, forfeited: bool) -> bool:
+        """`seat` stops playing, in one transaction: handed to the bot `agent` if given, marked
+        forfeited if it conceded (a rated table ranks it last), and with `ended` the unfinished
+        table ends so. Whether the table was unfinished (nothing changes if not)."""
+        with Session(self.engine) as session, session.begin():
+            if ended is not None:
+                chosen = update(TableRow).where(TableRow.id == table_id, TableRow.finished_at.is_(None))
+                if not getattr(session.execute(chosen.values(finished_at=now(), ended=ended)), "rowcount", 0):
+                    return False
+            # A seat handed to a bot keeps no token; one at a table that ends keeps its view.
+            given: dict[str, Any] = {"forfeited": True} if forfeited else {}
+            if agent is not None:
+                given.update(agent=agent, token_hash=None)
+            if given:
+                chosen_seat = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                session.execute(chosen_seat.values(**given))
+            return True
+
+    def free_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """A person leaves a table whose game has not started: the seat is free again (if that
+        person still holds it)."""
+        with Session(self.engine) as session, session.begin():
+            chosen = update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token_hash == token_hash
+            )
+            cleared = {"name": None, "token_hash": None, "joined_at": None, "user_id": None}
+            cleared |= {"rated_user_id": None, "token_session": None}
+            return bool(getattr(session.execute(chosen.values(**cleared)), "rowcount", 0))
 
     # --- reads for processes sharing the database ----------------------------------------------
 

@@ -101,6 +101,9 @@ class LiveTable:
     touched: float = field(default_factory=time.monotonic)
     # The steps the seat to move has taken this turn and may still take back (Hub.undo).
     tentative: Tentative | None = None
+    # How the table ended when its game did not: 'expired', 'conceded N' or 'left N' (Hub.expire_idle,
+    # Hub.concede, Hub.leave).
+    ended: str | None = None
 
     @classmethod
     def seated(
@@ -126,7 +129,7 @@ class LiveTable:
 
     @property
     def status(self) -> str:
-        if self.state.is_terminal():
+        if self.state.is_terminal() or self.ended is not None:
             return FINISHED
         return OPEN if any(seat.is_free for seat in self.seats) else RUNNING
 
@@ -157,6 +160,14 @@ class LiveTable:
             "returns": self.state.returns(),
         }
 
+    def ending(self) -> dict[str, Any] | None:
+        """How the table ended when its game did not: {"reason": "expired"}, or {"reason":
+        "conceded" or "left", "seat": N}; None while it runs or once its game is over."""
+        if self.ended is None:
+            return None
+        reason, _, seat = self.ended.partition(" ")
+        return {"reason": reason, "seat": int(seat)} if seat else {"reason": reason}
+
     def summary(self, invite_url: str) -> dict[str, Any]:
         """What the lobby shows about a table: public to anybody."""
         game = self.state.game
@@ -173,6 +184,7 @@ class LiveTable:
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "invite_url": invite_url,
             "result": self.result(),
+            "ended": self.ending(),
             # The seed decides every hidden card; it is shown only once nothing is hidden any more.
             "seed": self.state.seed if self.state.is_terminal() else None,
             "deal": self.deal_json(),
@@ -194,6 +206,7 @@ class LiveTable:
             "view": state.view(seat),
             "legal": [action.to_json() for action in state.legal_actions()] if mine else [],
             "result": self.result(),
+            "ended": self.ending(),
             # How many of this turn's steps the seat may still take back (0 for everybody else).
             "undoable": len(held.steps) if held is not None and held.seat == seat else 0,
         }

@@ -26,9 +26,10 @@ import contextlib
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Request
+from pydantic import Field
 from sqlalchemy import or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
@@ -38,7 +39,7 @@ from parlour.server.errors import ServerError
 from parlour.server.hub import Hub
 from parlour.server.logs import log
 from parlour.server.models import SeatRow, TableRow, now
-from parlour.server.requests import hub_of
+from parlour.server.requests import Strict, bearer, hub_of
 from parlour.server.settings import Settings
 from parlour.server.table import FINISHED, RUNNING, LiveTable
 
@@ -148,6 +149,9 @@ class Timers:
         self.refreshed = 0.0
         self.task: asyncio.Task[None] | None = None
         self.expired = 0
+        # Per table, the seats whose last turn the timeout played, with the table's version just
+        # after it (in this process, since it started): the others may expel such a seat.
+        self.lapsed: dict[str, dict[int, int]] = {}
 
     async def start(self) -> None:
         for clock in await self.hub._db(self.store.clocks):
@@ -288,33 +292,77 @@ class Timers:
         )
         spec = self.settings.timeout_agent
         if clock.on_timeout == FORFEIT:
-            await self.hub._db(self.store.forfeit, table.id, seat.index, spec)
-            await self.hub.announce_seats(table.id)
-            seat.agent_spec, seat.token_hash = spec, None
-            # Seeded as a rebuild would seed the seat's bot: from the secret salt on a drawn deal.
-            seat.agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index))
-            for client in list(table.clients):
-                if client.seat == seat.index:
-                    client.close(4004, "this seat was forfeited: its time ran out")
+            await self._forfeit(table, seat.index, "this seat was forfeited: its time ran out")
             clock.seen = None
-            table.broadcast_sync()
-            self.hub._wake_bots(table)
             return
         # Never seeded from the seed alone: the bot's moves must not lead back to a drawn deal.
         agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index) + table.version)
         try:
             action = await self.hub._think(agent, table.state.clone())
             # Committed at once, never held tentative: nobody is there to take it back.
-            await self.hub.submit(table, seat.index, action.id, clock.version, hold=False)
+            move = await self.hub.submit(table, seat.index, action.id, clock.version, hold=False)
+            self.lapsed.setdefault(table.id, {})[seat.index] = move.version
         except ServerError as error:
             # The person moved meanwhile (stale_version): the next look sets the next deadline.
             log.info("timeout move not played", extra={"table": table.id, "error": error.message})
         clock.seen = None
 
+    async def _forfeit(self, table: LiveTable, seat: int, reason: str) -> None:
+        """The seat is the timeout bot's to the end of the game; its token holds nothing."""
+        spec = self.settings.timeout_agent
+        await self.hub._db(self.store.forfeit, table.id, seat, spec)
+        await self.hub.announce_seats(table.id)
+        held = table.seats[seat]
+        held.agent_spec, held.token_hash = spec, None
+        # Seeded as a rebuild would seed the seat's bot: from the secret salt on a drawn deal.
+        held.agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat))
+        for client in list(table.clients):
+            if client.seat == seat:
+                client.close(4004, reason)
+        table.broadcast_sync()
+        self.hub._wake_bots(table)
+
+    async def expel(self, table: LiveTable, by: int, seat: int) -> None:
+        """`by` expels `seat`, a person whose last turn ran out of time (the timeout bot played
+        it) and who has not moved since: the seat is forfeited to the timeout bot."""
+        if not 0 <= seat < len(table.seats) or seat == by:
+            raise ServerError("no_seat", f"name another seat of this table (0..{len(table.seats) - 1})", 422)
+        if table.status != RUNNING or table.seats[seat].is_bot:
+            raise ServerError("not_out_of_time", f"seat {seat} is not a person playing at a running table", 409)
+        since = self.lapsed.get(table.id, {}).get(seat)
+        played = [] if since is None else await self.hub._db(self.hub.store.actions_from, table.id, since)
+        if since is None or any(mover == seat for _, mover in played):
+            raise ServerError(
+                "not_out_of_time",
+                f"seat {seat} may be expelled only once its time ran out and before it moves again",
+                409,
+            )
+        self.lapsed[table.id].pop(seat, None)
+        log.info("seat expelled", extra={"event": "expelled", "table": table.id, "seat": seat, "by": by})
+        await self._forfeit(table, seat, "this seat was expelled: its time ran out")
+
+
+class ExpelSeat(Strict):
+    seat: int = Field(description="the seat to expel: a person whose last turn ran out of time")
+
 
 def timers_of(request: Any) -> Timers:
     timers: Timers = request.app.state.timers
     return timers
+
+
+@router.post("/api/tables/{table_id}/expel", tags=["play"])
+async def expel(
+    request: Request, table_id: str, body: ExpelSeat, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    """With a seat's token: expel another seat whose turn ran out of time (docs/server.md,
+    "Leaving and ending"); the timeout bot plays it to the end."""
+    table = await hub_of(request).table(table_id)
+    holder = table.seat_with_token(bearer(authorization))
+    if holder is None:
+        raise ServerError("bad_token", "this token holds no seat at this table", 403)
+    await timers_of(request).expel(table, holder.index, body.seat)
+    return table.summary("")
 
 
 @router.get("/api/tables/{table_id}/clock", tags=["play"])

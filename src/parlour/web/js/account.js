@@ -3,6 +3,7 @@
 
 import { call, setCsrf } from "./api.js";
 import { clear, h, plural } from "./dom.js";
+import { stateRules } from "./signup_rules.js";
 
 let current = null;
 
@@ -39,6 +40,7 @@ function credentialsForm(kind, title) {
       h("input", { id: `${kind}-name`, name: "name", type: "text", required: true, maxlength: 40, autocomplete: "username" })),
     passwordField(`${kind}-password`, "Password", kind === "signup" ? "new-password" : "current-password"),
     h("button", { type: "submit", class: "primary" }, title), status);
+  if (kind === "signup") stateRules(form); // the rules before a try, not after a refusal
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     status.textContent = "";

@@ -12,6 +12,7 @@ import { noteDeal } from "./deal.js";
 import { ratingText } from "./ratings.js";
 import { loadModule } from "./games/index.js";
 import { quickPlay } from "./quick.js";
+import { endingText } from "./leaving.js";
 
 const STRENGTHS = [
   ["human", "a person"],
@@ -180,7 +181,7 @@ function tableRow(table) {
   const actions = [];
   const held = savedSeat(table.id);
   if (table.status === "finished") {
-    actions.push(h("a", { class: "button", href: `/?replay=${table.id}` }, "Replay"));
+    if (!table.ended) actions.push(h("a", { class: "button", href: `/?replay=${table.id}` }, "Replay"));
   } else if (held) {
     // A seat this browser holds (its token kept in localStorage): back to it, not to a spectator's view.
     actions.push(h("a", { class: "button primary resume", href: `/?table=${table.id}` }, "Resume"));
@@ -192,7 +193,7 @@ function tableRow(table) {
   const winners = table.result ? table.result.winners.map((w) => names[w]) : [];
   const result = winners.length ? ` — ${winners.length > 1 ? "shared win" : "winner"}: ${winners.join(", ")}` : "";
   return h("li", { class: "table-row", "data-table": table.id },
-    h("div", { class: "row-text" }, h("strong", {}, table.title), ` · ${STATUS_WORDS[table.status] || table.status}${result}`,
+    h("div", { class: "row-text" }, h("strong", {}, table.title), ` · ${table.ended ? endingText(table.ended, names) : STATUS_WORDS[table.status] || table.status}${result}`,
       table.deal && table.deal.fixed ? h("span", { class: "tag fixed-deal", title: "the table's creator chose the deal" }, "fixed deal") : null,
       table.rated ? h("span", { class: "tag rated", title: "the players' ratings change with the result" }, "rated") : null,
       h("br"), h("small", { class: "muted" }, seatsText(table))),

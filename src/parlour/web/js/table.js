@@ -7,6 +7,8 @@ import { ChatPanel } from "./chat.js";
 import { ClockLine } from "./clock.js";
 import { ratingText } from "./ratings.js";
 import { RematchBox } from "./rematch.js";
+import { ConcedeBox, endingText } from "./leaving.js";
+import { asAccount } from "./joining.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
 import { TableSocket } from "./transport.js";
@@ -85,6 +87,7 @@ async function joinForm(app, tableId, summary) {
     status);
   clear(app).append(form);
   name.focus();
+  asAccount(name); // signed in: the account's name, nothing to type
   return new Promise((resolve) => {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -167,6 +170,7 @@ class TablePage {
     this.clock = new ClockLine(this.summary.id, this.seat);
     this.rematch = new RematchBox(this.summary.id, () => this.held);
     this.rematch.offered(this.summary.rematch);
+    this.concede = new ConcedeBox(this.summary.id, () => this.held);
     const rules = h("button", { type: "button", id: "rules", onclick: () => openRules(game) }, "Rules");
     const invite = h("button", { type: "button", id: "invite", onclick: () => this.copyInvite(invite) }, "Invite link");
 
@@ -174,7 +178,7 @@ class TablePage {
       h("div", { class: "table-page" },
         h("section", { class: "play" },
           h("div", { class: "bar" }, h("h1", {}, this.summary.title), rules, invite),
-          this.clock.element, this.result, this.rematch.element, this.board,
+          this.clock.element, this.result, this.rematch.element, this.concede.element, this.board,
           // What to do, why a click was refused, the hint and the move buttons stay in view while one plays.
           h("div", { class: "action-bar", id: "action-bar" },
             this.status, this.explain, this.hintText,
@@ -303,6 +307,7 @@ class TablePage {
     if (rival) this.motion.play();
     this.clock.refresh(this.message.seats, message.status === "running").catch(() => {});
     this.rematch.show(message.status === "finished");
+    this.concede.show(message.status);
     // The tab says so when this seat must move, to be seen from another tab.
     const mine = message.status === "running" && message.to_move === this.seat && this.seat !== null;
     document.title = `${mine ? "Your turn — " : ""}parlour — ${this.summary.title}`;
@@ -366,7 +371,7 @@ class TablePage {
     const message = this.message;
     const seats = this.seats();
     const mine = message.legal && message.legal.length > 0;
-    if (message.status === "finished") this.status.textContent = "The game is over.";
+    if (message.status === "finished") this.status.textContent = message.ended ? `The table ended: ${endingText(message.ended, seatNames(seats))}.` : "The game is over.";
     else if (message.status === "open") this.status.textContent = "Waiting for every seat to be taken — share the invite link.";
     else if (mine) this.status.textContent = "Your turn: " + this.stepPrompt();
     else this.status.textContent = `Waiting for ${seatName(seats, message.to_move)}.`;
