@@ -525,6 +525,18 @@ def test_hatairo_calls_players_by_name_not_by_a_pigments_colour(server: Server, 
     assert not re.search(r"^\s*(Red|Yellow) [a-z]+s\b", log, re.MULTILINE), log
 
 
+YAMATAI_WORDS = """async (texts) => {
+  const module = (await import("/games/yamatai/board.js")).default;
+  return texts.map((text) => module.phrase(text, ["Ann", "Bo", "Cy"]));
+}"""
+
+
+def test_yamatai_names_the_players_in_a_rounds_turn_order(server: Server, open_page: Callable[..., Any]) -> None:
+    page = open_page(server.url + "/")
+    said = page.evaluate(YAMATAI_WORDS, ["round 2 begins; turn order: purple, blue, orange"])
+    assert said == ["round 2 begins; turn order: Cy, Ann, Bo"]
+
+
 YAMATAI_PIECES = """async () => {
   const module = (await import("/games/yamatai/board.js")).default;
   const { annotate, glossary } = await import("/js/explain.js");

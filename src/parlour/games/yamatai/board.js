@@ -15,6 +15,7 @@ const BOAT = { bamboo: "#5aa832", wood: "#8b5a2b", stone: "#555", clay: "#c8553d
 const CULTURE = { orange: "#f08c00", green: "#37b24d", violet: "#7048e8", blue: "#1c7ed6", beige: "#d8c3a5", pink: "#e64980" };
 // Players' colours are deep tones of their names that no culture token or boat has.
 const PLAYER = { blue: "#1b2f6b", orange: "#b34700", purple: "#4b1d5e", grey: "#2f3437" };
+const SEAT_COLOURS = ["blue", "orange", "purple", "grey"]; // PLAYER_COLOURS of components.py, by seat
 const RESOURCES = ["bamboo", "wood", "stone", "clay", "gold"];
 let BOARD = null;
 
@@ -293,8 +294,10 @@ export default {
 
   /** The engine's words with names for its codes: a building tile by its kind and PP, an island and a
    * spot called so, a fleet power by what it does (not its key, as in "fleet tile 6: move_boat"). */
-  phrase(text) {
+  phrase(text, names) {
     return text
+      // "turn order: blue, purple" names the players: seat n plays the n-th colour (components.py).
+      .replace(/turn order: ([a-z]+(?:, [a-z]+)*)/, (words, colours) => (names ? `turn order: ${colours.split(", ").map((c) => names[SEAT_COLOURS.indexOf(c)] || c).join(", ")}` : words))
       .replace(/(fleet tile (\d+)): [a-z]+(?:_[a-z]+)+/g, (words, head, n) => (FLEET[Number(n)] ? `${head} (${powerText(FLEET[Number(n)])})` : words))
       // A tile's code, and the kind and PP the engine may give after it, become the tile's name.
       .replace(/\b(?:the )?([BP]\d\d)\b(?: \([a-z ]+, \d+ PP\))?/g, (words, code) => (TILES[code] ? tileName(code) : words))
