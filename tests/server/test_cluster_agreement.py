@@ -178,7 +178,8 @@ def test_both_players_asking_for_a_rematch_on_two_processes_get_one_table(pair: 
         assert [answer.status_code for answer in answers] == [200, 200], [answer.text for answer in answers]
         rematches = {answer.json()["table"] for answer in answers}
         assert len(rematches) == 1
-        assert [answer.json()["seat"] for answer in answers] == [0, 1]
+        # A rematch moves each player one seat on, so that the first player alternates.
+        assert [answer.json()["seat"] for answer in answers] == [1, 0]
 
 
 @postgres
