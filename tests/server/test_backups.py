@@ -126,13 +126,13 @@ def test_check_replays_running_and_finished_tables_on_every_backend(
 
 
 @pytest.mark.skipif(not POSTGRES_URL or shutil.which("pg_dump") is None, reason="needs PostgreSQL and its tools")
+@pytest.mark.postgres
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)  # the PostgreSQL tools are for PostgreSQL
 def test_the_postgresql_way_round_trips(
     capsys: pytest.CaptureFixture[str], serve: Callable[..., LiveServer], db: str, tmp_path: Path
 ) -> None:
     """pg_dump while the server runs, the data lost, pg_restore, check, and serve again (in the
     test's own schema: --schema narrows the documented commands to it)."""
-    if not db.startswith("postgresql"):
-        pytest.skip("the PostgreSQL tools are for PostgreSQL")
     schema = db.rsplit("search_path%3D", 1)[1]
     server = serve()
     finished, running = playing(server)

@@ -215,11 +215,10 @@ def test_the_process_that_loses_a_same_move_race_answers_409(pair: tuple[Node, N
 
 @postgres
 @pytest.mark.postgres
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)  # several processes share PostgreSQL only
 def test_held_steps_are_committed_when_their_seat_connects_to_another_process(
     serve: Callable[..., LiveServer], db: str
 ) -> None:
-    if not db.startswith("postgresql"):
-        pytest.skip("several processes share a PostgreSQL database only")
     server = serve(undo=True)
     table_id, ann, bo, _ = two_people(server)
     marked = act(ann, "mark")
