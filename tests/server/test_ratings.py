@@ -118,8 +118,10 @@ def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable
     assert shown["0"]["change"] > 0 > shown["1"]["change"]
     assert [entry["last_change"] for entry in ranked] == [shown["0"]["change"], shown["1"]["change"]]
     assert server.table(unrated["id"])["ratings"]["0"]["change"] is None  # only the rated game's table
+    # A rated table stays rated once its result is applied, in the table and in the list.
+    assert server.table(table_id)["rated"] is True
     listed = {t["id"]: t for t in server.http.get("/api/tables?status=finished").json()}
-    assert listed[table_id]["ratings"]["0"]["account"] == "alice"
+    assert listed[table_id]["ratings"]["0"]["account"] == "alice" and listed[table_id]["rated"] is True
     # The unrated table beside it shows the same ratings (same game and player count) but rates nothing.
     assert server.table(unrated["id"])["rated"] is False
     assert server.table(unrated["id"])["ratings"]["0"]["rating"] == ranked[0]["rating"]

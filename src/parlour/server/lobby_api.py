@@ -198,11 +198,12 @@ async def _shown_all(request: Request, summaries: list[dict[str, Any]]) -> list[
     ratings, timers = ratings_of(request), timers_of(request)
     beside = await ratings.beside(summaries)
     offered = await rematches_of(request, summaries)
+    rated = await ratings.rated_among([summary["id"] for summary in summaries])
     return [
         {
             **summary,
             "clock": timers.summary_clock(summary),
-            "rated": ratings.is_rated(summary["id"]),
+            "rated": summary["id"] in rated,
             "ratings": beside[summary["id"]],
             "rematch": offered.get(summary["id"]),
         }

@@ -110,8 +110,15 @@ class RatingStore:
             return {table_id: bool(finished) for table_id, finished in session.execute(chosen)}
 
     def is_rated(self, table_id: str) -> bool:
+        return table_id in self.rated_among([table_id])
+
+    def rated_among(self, table_ids: list[str]) -> set[str]:
+        """Which of these tables are rated, as the database records it (from their opening on)."""
+        if not table_ids:
+            return set()
         with Session(self.engine) as session:
-            return bool(session.scalar(select(TableRow.rated).where(TableRow.id == table_id)))
+            chosen = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.rated.is_(True))
+            return set(session.scalars(chosen))
 
     def seat_accounts(self, table_ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
         """Each table's seats that belong to accounts: seat -> (user id, account name)."""
@@ -275,17 +282,16 @@ class Ratings:
         await self.hub._db(self.store.mark_rated, table.id)
         self.waiting.add(table.id)
 
-    def is_rated(self, table_id: str) -> bool:
-        return table_id in self.waiting
+    async def rated_among(self, table_ids: list[str]) -> set[str]:
+        """Which tables are rated. Asked of the database, not of `waiting`: a table stays rated
+        after its result is applied, and another process's tick may be rewriting `waiting`."""
+        return await self.hub._db(self.store.rated_among, table_ids)
 
     async def may_join(self, table: LiveTable, account: SignedIn | None) -> bool:
         """Whether the table is rated; a rated table's seat goes to a signed-in account holding no
         other seat there (checked here for a clear answer, and again by the seats' unique index
         when the seat is taken: Store.claim_seat)."""
-        rated = table.id in self.waiting
-        if not rated and self.hub.cluster is not None:
-            rated = await self.hub._db(self.store.is_rated, table.id)  # opened on another process
-        if not rated:
+        if not await self.hub._db(self.store.is_rated, table.id):
             return False
         if account is None:
             raise ServerError("account_needed", "a rated table seats signed-in players only; sign in first", 403)
