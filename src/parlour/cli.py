@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -327,14 +328,9 @@ def tune(
     raise typer.Exit(code)
 
 
-@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
-    db: Annotated[str, typer.Option(help="SQLite file (created if new) or postgresql://user:pass@host/db")] = (
-        "parlour.sqlite"
-    ),
-    bot_delay: Annotated[float, typer.Option(min=0, help="seconds a bot waits before each move")] = 0.5,
     log_level: Annotated[
         str | None, typer.Option(help="debug, info, warning or error (default: warning in text, info in JSON)")
     ] = None,
@@ -344,43 +340,9 @@ def serve(
     log_file: Annotated[
         Path | None, typer.Option(help="write the log to this file as JSON lines instead of to the terminal")
     ] = None,
-    max_body_bytes: Annotated[int, typer.Option(min=1, help="biggest HTTP request body")] = 64 * 1024,
-    max_json_depth: Annotated[int, typer.Option(min=1, help="deepest JSON nesting in bodies and messages")] = 8,
-    max_header_bytes: Annotated[int, typer.Option(min=1024, help="biggest request line and headers")] = 16 * 1024,
-    header_timeout: Annotated[float, typer.Option(min=0.1, help="seconds a request's headers may take")] = 10.0,
-    body_timeout: Annotated[float, typer.Option(min=0.1, help="seconds a request's body may take")] = 10.0,
-    keep_alive_timeout: Annotated[int, typer.Option(min=1, help="seconds an idle connection stays open")] = 5,
-    bot_seconds: Annotated[float, typer.Option(min=0.01, help="most seconds a bot may think per move")] = 5.0,
-    bot_iterations: Annotated[int, typer.Option(min=1, help="most iterations a bot may ask for per move")] = 20_000,
-    bot_threads: Annotated[int, typer.Option(min=1, help="bot moves worked out at once")] = 4,
-    hint_seconds: Annotated[float, typer.Option(min=0.01, help="most seconds one hint may take")] = 2.0,
-    hint_iterations: Annotated[int, typer.Option(min=1, help="simulations of one hint")] = 1000,
-    hint_rate: Annotated[float, typer.Option(min=0, help="hints a second per seat (0: no limit)")] = 0.2,
-    tables_per_client: Annotated[int, typer.Option(min=0, help="unfinished tables per address (0: no limit)")] = 50,
-    table_rate: Annotated[float, typer.Option(min=0, help="new tables a second per address (0: no limit)")] = 1.0,
-    websockets_per_client: Annotated[
-        int, typer.Option(min=1, help="websockets open at once per address, in each server process")
-    ] = 32,
-    max_websockets: Annotated[int, typer.Option(min=1, help="websockets open at once in each server process")] = 2000,
-    idle_seconds: Annotated[float, typer.Option(min=0, help="seconds before an idle table leaves memory")] = 300.0,
-    table_expiry_seconds: Annotated[
-        float, typer.Option(min=0, help="seconds without a move before a table without a clock expires (0: never)")
-    ] = 86400.0,
-    game_cache: Annotated[int, typer.Option(min=1, help="games (rules with options) kept in memory")] = 16,
-    session_days: Annotated[float, typer.Option(min=0.01, help="days a sign-in lasts")] = 30.0,
-    signin_failures: Annotated[int, typer.Option(min=1, help="failed sign-ins an account may have at once")] = 5,
-    secure_cookies: Annotated[
-        bool | None, typer.Option(help="session cookies only over https (default: when served over https)")
-    ] = None,
-    undo: Annotated[
-        bool, typer.Option("--undo/--no-undo", help="let a person take back the steps of a turn until it is committed")
-    ] = True,
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="server processes sharing the port (more than 1: PostgreSQL only)")
     ] = 1,
-    lease_seconds: Annotated[
-        float, typer.Option(min=1.0, help="seconds a table's bots and clock stay with a vanished process")
-    ] = 10.0,
     setting: Annotated[
         list[str] | None,
         typer.Option(
@@ -388,6 +350,7 @@ def serve(
             help="any other setting as NAME=VALUE, e.g. --set password_hashings=2 (docs/server.md lists them)",
         ),
     ] = None,
+    **chosen: Any,
 ) -> None:
     """Run the game server: lobby, tables, live play in the browser; games survive restarts.
 
@@ -398,8 +361,8 @@ def serve(
     """
     if log_format not in LOG_FORMATS:
         raise fail(f"--log-format must be one of {', '.join(LOG_FORMATS)}, got {log_format!r}")
-    chosen = chosen_format(log_format, None if log_file is None else str(log_file), sys.stderr.isatty())
-    log_level = default_level(chosen) if log_level is None else log_level
+    picked = chosen_format(log_format, None if log_file is None else str(log_file), sys.stderr.isatty())
+    log_level = default_level(picked) if log_level is None else log_level
     if log_level.lower() not in LOG_LEVELS:
         raise fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
     if log_file is not None:
@@ -411,6 +374,7 @@ def serve(
         from parlour.server.workers import sqlite_refusal
     except ImportError as error:
         raise fail(f"the server needs the server extra (pip install 'parlour[server]'): {error}", 1) from None
+    db = str(chosen["db"])
     refused = sqlite_refusal(database_url(db), workers)
     if refused is not None:
         raise fail(refused)
@@ -421,42 +385,39 @@ def serve(
         highlight=False,
         markup=False,
     )
-    explicit: dict[str, Any] = dict(
-        db=db,
-        bot_delay=bot_delay,
-        undo=undo,
-        max_body_bytes=max_body_bytes,
-        max_json_depth=max_json_depth,
-        max_header_bytes=max_header_bytes,
-        header_timeout=header_timeout,
-        body_timeout=body_timeout,
-        keep_alive_timeout=keep_alive_timeout,
-        bot_seconds=bot_seconds,
-        bot_iterations=bot_iterations,
-        bot_threads=bot_threads,
-        hint_seconds=hint_seconds,
-        hint_iterations=hint_iterations,
-        hint_rate=hint_rate,
-        tables_per_client=tables_per_client,
-        table_rate=table_rate,
-        websockets_per_client=websockets_per_client,
-        max_websockets=max_websockets,
-        idle_seconds=idle_seconds,
-        table_expiry_seconds=table_expiry_seconds,
-        game_cache=game_cache,
-        session_days=session_days,
-        signin_burst=signin_failures,
-        secure_cookies=secure_cookies,
-        lease_seconds=lease_seconds,
-    )
     try:
-        named = named_settings(setting or [], set(explicit))
-        settings = Settings(**explicit, **named)
+        named = named_settings(setting or [], set(chosen))
+        settings = Settings(**chosen, **named)
     except ValueError as error:
         raise fail(str(error)) from None
     log_to = None if log_file is None else str(log_file)
     level = log_level.lower()
-    run(settings, host=host, port=port, workers=workers, log_level=level, log_format=chosen, log_file=log_to)
+    run(settings, host=host, port=port, workers=workers, log_level=level, log_format=picked, log_file=log_to)
+
+
+def _with_setting_options(command: Any) -> Any:
+    """Give `command` one option per setting that declares one (`parlour.server.settings.option`),
+    after its own parameters: the settings are the one place those options are written."""
+    from inspect import Parameter, signature
+
+    from parlour.server.settings import SAME, Settings, serve_options
+
+    kinds: dict[str, Any] = {"int": int, "float": float, "str": str, "bool": bool, "bool | None": bool | None}
+    types = {item.name: str(item.type) for item in fields(Settings)}
+    own = [p for p in signature(command, eval_str=True).parameters.values() if p.kind is not Parameter.VAR_KEYWORD]
+    added = []
+    for name, declared in serve_options().items():
+        info = typer.Option(*declared.flags(name), help=declared.help, min=declared.low)
+        default = declared.serve_default
+        if default is SAME:
+            default = next(item for item in fields(Settings) if item.name == name).default
+        annotation = Annotated[kinds[types[name]], info]  # type: ignore[valid-type]
+        added.append(Parameter(name, Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
+    command.__signature__ = signature(command, eval_str=True).replace(parameters=[*own, *added])
+    return command
+
+
+app.command()(_with_setting_options(serve))
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -10,6 +11,7 @@ from typer.testing import CliRunner
 import parlour.server
 from parlour.cli import app
 from parlour.server import Settings
+from parlour.server.settings import serve_options
 
 runner = CliRunner()
 
@@ -69,3 +71,40 @@ def test_a_bad_setting_is_refused_by_name_before_anything_starts(started: list[S
 def test_a_setting_given_twice_is_refused(started: list[Settings]) -> None:
     result = runner.invoke(app, ["serve", "--port", "0", "--set", "chat_rate=1", "--set", "chat_rate=2"])
     assert result.exit_code == 2 and "--set chat_rate is given twice" in result.output
+
+
+def test_every_serve_option_is_generated_from_its_setting_and_reaches_it(
+    started: list[Settings], tmp_path: Path
+) -> None:
+    """`parlour serve`'s options are the settings that declare one: each flag sets its setting."""
+    declared = serve_options()
+    assert {"db", "bot_delay", "undo", "signin_burst", "max_websockets"} <= set(declared)
+    for name, declared_option in declared.items():
+        default = getattr(Settings(), name)
+        flag = declared_option.flags(name)[0]
+        if isinstance(default, bool) or default is None:
+            on, _, off = flag.partition("/")
+            given, wanted = ([off], False) if default is True else ([on], True)
+        elif isinstance(default, str):
+            given, wanted = [flag, str(tmp_path / "x.sqlite")], str(tmp_path / "x.sqlite")
+        else:
+            wanted = type(default)(max(default, declared_option.low or 0) + 1)
+            given = [flag, str(wanted)]
+        result = runner.invoke(app, ["serve", "--port", "0", *given])
+        assert result.exit_code == 0, (name, result.output)
+        assert getattr(started[-1], name) == wanted, name
+    # The declared bound is the option's: below it, the option is refused before anything starts.
+    count = len(started)
+    result = runner.invoke(app, ["serve", "--port", "0", "--max-header-bytes", "1000"])
+    said = "".join(result.output.replace("│", " ").split())  # the error box, unwrapped
+    assert result.exit_code == 2 and "greaterthanorequalto1024" in said and len(started) == count
+    # A setting's option is named when it is given with --set instead.
+    result = runner.invoke(app, ["serve", "--port", "0", "--set", "signin_burst=3"])
+    assert result.exit_code == 2 and "use --signin-failures instead" in result.output
+
+
+def test_serve_uses_its_own_defaults_where_a_setting_declares_one(started: list[Settings]) -> None:
+    result = runner.invoke(app, ["serve", "--port", "0"])
+    assert result.exit_code == 0, result.output
+    assert started[0].bot_delay == 0.5 and Settings().bot_delay == 0.0  # people follow the bots' moves
+    assert started[0].undo is True and started[0].secure_cookies is None

@@ -3,12 +3,24 @@
 Needs the `server` extra (`pip install parlour[server]`). Start it with `parlour serve`.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from parlour.server.app import create_app
 from parlour.server.settings import Settings
 
+if TYPE_CHECKING:
+    from parlour.server.app import create_app
+
 __all__ = ["Settings", "create_app", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    # The app (FastAPI and the rest of the server extra) is imported when first asked for, so that
+    # the settings, from which `parlour serve` builds its options, are read without the extra.
+    if name == "create_app":
+        from parlour.server.app import create_app
+
+        return create_app
+    raise AttributeError(f"module 'parlour.server' has no attribute {name!r}")
 
 
 def run(
@@ -50,4 +62,6 @@ def run(
         options["http"] = "parlour.server.workers:WorkerH11"
         uvicorn.run("parlour.server.workers:worker_app", factory=True, workers=workers, **options)
         return
+    from parlour.server.app import create_app
+
     uvicorn.run(create_app(settings), **options)
