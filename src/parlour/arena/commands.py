@@ -101,6 +101,8 @@ def simulate(
         folder = settings.out / _slug(level) if settings.out is not None and len(levels) > 1 else settings.out
         with progress_bar(cls.name + (f" ({level})" if len(levels) > 1 else "")) as progress:
             results.append(_run(tournament, settings, folder, progress))
+    if len(levels) > 1 and settings.out is not None:
+        _write_levels_report(settings.out, levels, tournaments, results)
     if settings.as_json:
         by_level = {level: result.to_json() for level, result in zip(levels, results, strict=True)}
         print(json.dumps(results[0].to_json() if len(results) == 1 else {"levels": by_level}))
@@ -111,7 +113,21 @@ def simulate(
             print_summary(result, settings)
         if len(levels) > 1:
             Console(soft_wrap=True).print(_seat_edges(levels, results), highlight=False)
+            if settings.out is not None:
+                Console(soft_wrap=True).print(f"skill levels side by side: {settings.out / REPORT}", highlight=False)
     return 0
+
+
+def _write_levels_report(
+    out: Path, levels: Sequence[str], tournaments: Sequence[Tournament], results: Sequence[Run]
+) -> None:
+    """One page with every line-up side by side: balance, game metrics and components at each skill level
+    (each line-up's own folder keeps its full report too)."""
+    the_facts = facts(tournaments[0], results[0].summary.games)
+    the_facts = [(k, "; ".join(levels) if k == "agents" else v) for k, v in the_facts]
+    labelled = [(level, result.summary) for level, result in zip(levels, results, strict=True)]
+    title = f"{tournaments[0].game}: by skill level"
+    (out / REPORT).write_text(report.render(title, the_facts, labelled), encoding="utf-8")
 
 
 def _seat_edges(levels: Sequence[str], results: Sequence[Run]) -> str:
