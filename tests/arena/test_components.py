@@ -70,29 +70,29 @@ def test_the_matched_difference_pools_the_strata_and_ignores_uninformative_ones(
     assert difference == pytest.approx(0.0) and p == pytest.approx(1.0)
 
 
-def test_two_seats_of_one_game_are_not_taken_for_independent_evidence() -> None:
-    # In every game one seat takes the component and the other passes it, and one of the two wins at
-    # random: the takers' and passers' results are tied together. Counted as independent seats the
-    # difference's error would be too small by a factor of √2 and one null component in six would be
-    # called at p < 0.05; clustered by game, about one in twenty is.
+def null_p_values(own_games: bool) -> list[float]:
+    """300 null components on 100 two-seat games each: one seat takes, the other passes, one of them wins
+    at random. With `own_games`, each seat is told it played a game of its own."""
     rng = random.Random(4)
     p_values = []
     for _ in range(300):
         found = []
         for game in range(100):
             taker, winner = rng.randrange(2), rng.randrange(2)
-            found += [Seat(game, ("bot", seat, 0, 0), seat == taker, seat == winner) for seat in (0, 1)]
+            for seat in (0, 1):
+                label = 2 * game + seat if own_games else game
+                found.append(Seat(label, ("bot", seat, 0, 0), seat == taker, seat == winner))
         p_values.append(matched(found)[2])
-    assert 0.02 < sum(p < 0.05 for p in p_values) / len(p_values) < 0.08
-    # The same games' seats, each given a game of its own, look twice as telling.
-    rng = random.Random(4)
-    independent = []
-    for _ in range(300):
-        found = []
-        for game in range(100):
-            taker, winner = rng.randrange(2), rng.randrange(2)
-            found += [Seat(2 * game + seat, ("bot", seat, 0, 0), seat == taker, seat == winner) for seat in (0, 1)]
-        independent.append(matched(found)[2])
+    return p_values
+
+
+def test_two_seats_of_one_game_are_not_taken_for_independent_evidence() -> None:
+    # The takers' and passers' results are tied together (one of the two seats wins). Counted as
+    # independent seats the difference's error would be too small by a factor of √2 and one null
+    # component in six would be called at p < 0.05; clustered by game, about one in twenty is.
+    clustered = null_p_values(own_games=False)
+    assert 0.02 < sum(p < 0.05 for p in clustered) / len(clustered) < 0.08
+    independent = null_p_values(own_games=True)
     assert sum(p < 0.05 for p in independent) / len(independent) > 0.1
 
 

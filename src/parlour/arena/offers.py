@@ -12,7 +12,7 @@ there. `parlour.arena.components` compares takers and passers within those conte
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from parlour.arena.extras import MOVE_PREFIX
 from parlour.engine.game import Game, State
@@ -30,22 +30,32 @@ def is_component(feature: str) -> bool:
 
 def takes(state: State, action_id: int) -> tuple[str, ...]:
     """The components move `action_id` would take, as the game's extractor counts that move alone."""
+    return _taker(state)(action_id)
+
+
+def _taker(state: State) -> Callable[[int], tuple[str, ...]]:
+    """The game's move → components lookup, worked out once per move id and kept per game."""
     game: Game = state.game
     extractor = feature_extractor(type(game))
     if extractor is None:
-        return ()
+        return lambda action_id: ()
     entry = _TAKES.get(id(game))
     if entry is None or entry[0] is not game:
         if len(_TAKES) >= MAX_KEPT_GAMES:
             del _TAKES[next(iter(_TAKES))]
         entry = _TAKES[id(game)] = (game, state.clone(), {})
     _, probe, known = entry
-    if action_id not in known:
-        # A one-move history on a clone: extractors read only the game, the moves and who made them.
-        probe.history = [action_id]
-        counted = extractor.seat_features(probe, [0])[0]
-        known[action_id] = tuple(sorted(name for name, value in counted.items() if value > 0 and is_component(name)))
-    return known[action_id]
+
+    def lookup(action_id: int) -> tuple[str, ...]:
+        found = known.get(action_id)
+        if found is None:
+            # A one-move history on a clone: extractors read only the game, the moves and who made them.
+            probe.history = [action_id]
+            counted = extractor.seat_features(probe, [0])[0]
+            found = known[action_id] = tuple(sorted(n for n, v in counted.items() if v > 0 and is_component(n)))
+        return found
+
+    return lookup
 
 
 PHASES = 3
@@ -74,8 +84,12 @@ class Offers:
 
         Called before the chosen move is applied (the move number is the decision's)."""
         move, sign = len(state.history), standing_sign(standing)
-        taken = set(takes(state, chosen))
-        offered = {name for action_id in legal for name in takes(state, action_id)}
+        lookup = _taker(state)
+        taken = lookup(chosen)
+        offered: set[str] = set()
+        for found in map(lookup, set(legal)):
+            if found:
+                offered.update(found)
         seen = self.seen[seat]
         for name in offered:
             seen.setdefault(name, []).append((move, sign, name in taken))
