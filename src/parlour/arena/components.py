@@ -45,8 +45,6 @@ from typing import Any
 from parlour.arena.offers import is_component
 from parlour.arena.stats import Z95, Rate
 
-__all__ = ["FDR", "MIN_TAKERS", "Component", "Seat", "benjamini_hochberg", "components", "is_component", "matched"]
-
 FDR = 0.05
 """The false discovery rate below which a component is called strong or weak."""
 MIN_TAKERS = 5
