@@ -97,6 +97,7 @@ class Course:
         self.choices = [0] * players  # the legal moves summed over the seat's decisions
         self.forced = [0] * players  # decisions with one legal move
         self.widest = 0
+        self.legal_counts: list[int] = []  # each decision's legal moves, in order: branching over the game
         self.seconds = [0.0] * players
         self.leader: int | None = None
         self.totals = [0.0] * players  # each seat's total score when last looked at
@@ -126,12 +127,22 @@ class Course:
         self.choices[seat] += choices
         self.forced[seat] += choices == 1
         self.widest = max(self.widest, choices)
+        self.legal_counts.append(choices)
         self.seconds[seat] += seconds
 
     def standing(self, seat: int) -> float:
         """The seat's total minus the best other seat's, as last looked at (0 alone or before the first look)."""
         others = [total for other, total in enumerate(self.totals) if other != seat]
         return self.totals[seat] - max(others) if others else 0.0
+
+    def by_third(self) -> list[list[int]]:
+        """[decisions, legal moves summed] in each third of the game's decisions: how branching runs over it."""
+        thirds = [[0, 0] for _ in range(3)]
+        for index, choices in enumerate(self.legal_counts):
+            third = thirds[3 * index // len(self.legal_counts)]
+            third[0] += 1
+            third[1] += choices
+        return thirds
 
     def scored(self, state: State) -> None:
         """Note who leads on total score after a move; a tie leaves the lead where it was."""
@@ -151,6 +162,7 @@ class Course:
             "choices": self.choices,
             "forced": self.forced,
             "widest": self.widest,
+            "by_third": self.by_third(),
             "lead_changes": self.lead_changes,
             "end": end,
         }

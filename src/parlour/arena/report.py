@@ -201,6 +201,7 @@ def metrics_section(labelled: Labelled) -> str:
         ["games measured", *[str(m.games) for _, m in measured]],
         ["branching factor (legal moves per decision)", *[f"{m.branching:.1f}" for _, m in measured]],
         ["  a game's mean branching [95% CI]", *[m.branching_per_game.text() for _, m in measured]],
+        ["  by third of the game (first / middle / last)", *[_thirds(m.branching_by_third) for _, m in measured]],
         ["  widest decision", *[str(m.widest) for _, m in measured]],
         ["  forced decisions (one legal move)", *[f"{100 * m.forced:.1f}%" for _, m in measured]],
         ["decisions per game [95% CI]", *[m.decisions.text() for _, m in measured]],
@@ -307,6 +308,10 @@ def _scores(summary: Summary) -> list[float]:
 def _mean_interval(values: Sequence[float]) -> str:
     half = Z95 * spread(values) / len(values) ** 0.5 if values else 0.0
     return f"{mean(values):.1f} [{mean(values) - half:.1f}–{mean(values) + half:.1f}]"
+
+
+def _thirds(values: Sequence[float]) -> str:
+    return " / ".join(f"{value:.1f}" for value in values)
 
 
 def _verdicts(summary: Summary, verdict: str) -> str:
