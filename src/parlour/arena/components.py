@@ -119,10 +119,8 @@ def components(
     """
     offered = [record for record in records if "offers" in record["arena"]]
     all_seats = sum(len(record["arena"]["agents"]) for record in offered)
-    names = sorted(
-        {name for record in offered for seat in record["arena"]["offers"] for name in seat if is_component(name)}
-    )
-    found = [_component(name, seats_offered(offered, spec_of, name), all_seats) for name in names]
+    cells = offered_cells(offered, spec_of)
+    found = [_component(name, cells[name], all_seats) for name in sorted(cells)]
     found = [component for component in found if component.taken.wins >= minimum]
     for component, q in zip(found, benjamini_hochberg([c.p_value for c in found]), strict=True):
         component.q_value = q
@@ -130,20 +128,22 @@ def components(
     return found
 
 
-def seats_offered(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str], name: str) -> list[Seat]:
-    """Every seat `name` was offered to, once per context it was offered in, with whether it took it
-    there and whether it won."""
-    seats = []
+def offered_cells(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str]) -> dict[str, list[Seat]]:
+    """Per component, every seat it was offered to, once per context it was offered in, with whether the
+    seat took it there and whether it won."""
+    cells: dict[str, list[Seat]] = {}
     for game, record in enumerate(records):
         arena, winners = record["arena"], record["winners"]
         for seat, offered in enumerate(arena["offers"]):
             agent = arena["agents"][seat]
-            for cell, took in offered.get(name, {}).items():
-                phase, standing = (int(part) for part in cell.split())
-                seats.append(
-                    Seat(game, (spec_of.get(agent, agent), seat, phase, standing), bool(took), winners == [seat])
-                )
-    return seats
+            for name, contexts in offered.items():
+                if not is_component(name):
+                    continue
+                for cell, took in contexts.items():
+                    phase, standing = (int(part) for part in cell.split())
+                    stratum = (spec_of.get(agent, agent), seat, phase, standing)
+                    cells.setdefault(name, []).append(Seat(game, stratum, bool(took), winners == [seat]))
+    return cells
 
 
 def _component(name: str, cells: Sequence[Seat], all_seats: int) -> Component:
