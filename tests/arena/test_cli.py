@@ -130,3 +130,10 @@ def test_simulate_plays_each_skill_level_and_sets_their_first_seats_side_by_side
     assert f"skill levels side by side: {tmp_path / 'shown' / 'report.html'}" in shown.output.replace("\n", "")
     refused = runner.invoke(app, ["simulate", "nim", "--agents", "random,random;", "--games", "2"])
     assert refused.exit_code == 2 and "an empty line-up" in refused.output
+
+
+def test_simulate_and_compare_say_they_take_several_line_ups() -> None:
+    for command in ("simulate", "compare"):
+        shown = runner.invoke(app, [command, "--help"])
+        assert shown.exit_code == 0
+        assert "several line-ups (skill levels) separated by ';'" in re.sub(r"[\s│]+", " ", shown.output)
