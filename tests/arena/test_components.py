@@ -234,8 +234,14 @@ def test_a_component_every_seat_took_has_nothing_to_compare_and_says_so() -> Non
     from parlour.arena import report
     from parlour.arena.stats import summarize
 
-    page = report.render("t", [], [("", summarize(games, ["a", "b"], ["bot", "bot"]))])
+    summary = summarize(games, ["a", "b"], ["bot", "bot"])
+    page = report.render("t", [], [("", summary)])
     assert "— (no seat took it while another passed it in the same position)" in page
+    # The terminal names it: taken wherever offered is what a designer looks at first, even unjudged.
+    from parlour.arena.commands import _component_lines
+
+    line = _component_lines(summary)
+    assert line.endswith("too few passers to judge: flag: all (40 of 40)") and "none strong or weak of 1" in line
 
 
 def test_a_seat_that_passed_early_and_took_late_counts_in_both_contexts() -> None:

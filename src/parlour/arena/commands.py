@@ -23,6 +23,7 @@ from rich.text import Text
 
 from parlour.arena import report
 from parlour.arena.backends import default_workers
+from parlour.arena.components import MIN_TAKERS
 from parlour.arena.paired import Paired, against_first
 from parlour.arena.runner import Progress as ProgressCallback
 from parlour.arena.runner import Run, check_backend, facts, run
@@ -436,11 +437,17 @@ def _paired_table(change: Paired) -> Table:
 
 
 def _component_lines(summary: Summary) -> str:
-    """The components called strong or weak (after FDR control), in one line."""
+    """The components called strong or weak (after FDR control), in one line, and those nearly always taken
+    when offered: too few passers to judge them, yet the first to look at."""
     called = [f"{c.name} {c.verdict()} ({100 * c.difference:+.0f} pts)" for c in summary.components if c.verdict()]
     if not summary.components:
         return "components: none seen often enough"
-    return "components: " + ("; ".join(called) if called else f"none strong or weak of {len(summary.components)}")
+    line = "components: " + ("; ".join(called) if called else f"none strong or weak of {len(summary.components)}")
+    unjudged = [c for c in summary.components if c.others.games < MIN_TAKERS]
+    if unjudged:
+        told = ", ".join(f"{c.name} ({c.taken.wins} of {c.taken.games})" for c in unjudged)
+        line += f"; taken at nearly every seat offered it, too few passers to judge: {told}"
+    return line
 
 
 def _check_comparison_folder(
