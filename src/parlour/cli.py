@@ -219,6 +219,14 @@ def bench(
 
 
 AgentsOpt = Annotated[str, typer.Option(help="an agent per seat, comma-separated: random,mcts:iterations=500")]
+LineUpsOpt = Annotated[
+    str,
+    typer.Option(
+        "--agents",
+        help="an agent per seat, comma-separated: random,mcts:iterations=500; several line-ups (skill levels)"
+        " separated by ';', each played in turn: 'random,random;greedy,greedy;level:club,level:club'",
+    ),
+]
 GamesOpt = Annotated[int, typer.Option(help="how many games")]
 WorkersOpt = Annotated[int | None, typer.Option(help="processes (local) or concurrent tasks (ray); default: all cores")]
 OutOpt = Annotated[Path | None, typer.Option(help="folder for records.jsonl, results.csv and report.html")]
@@ -231,7 +239,7 @@ AddressOpt = Annotated[str | None, typer.Option(help="address of a running Ray c
 def simulate(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="the game to play, e.g. hatflings")],
-    agents: AgentsOpt = "random,random",
+    agents: LineUpsOpt = "random,random",
     games: GamesOpt = 100,
     seed: Annotated[int, typer.Option(help="tournament seed; every game's seed derives from it")] = 0,
     players: PlayersOpt = None,
@@ -263,7 +271,7 @@ def compare(
         list[str], typer.Option(help="a side: a rule variant or options (beginner, motif, key=value,...)")
     ] = [],  # noqa: B006
     data: Annotated[list[str], typer.Option(help="a side: a data folder (parlour data export) or builtin")] = [],  # noqa: B006
-    agents: AgentsOpt = "random,random",
+    agents: LineUpsOpt = "random,random",
     games: GamesOpt = 100,
     seed: Annotated[int, typer.Option(help="tournament seed, the same for every variant")] = 0,
     players: PlayersOpt = None,

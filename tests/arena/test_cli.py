@@ -118,8 +118,22 @@ def test_simulate_plays_each_skill_level_and_sets_their_first_seats_side_by_side
     levels = json.loads(result.output)["levels"]
     assert sorted(levels) == ["greedy,greedy", "random,random"] and levels["random,random"]["games"] == 6
     assert (tmp_path / "levels" / "greedy-greedy" / "records.jsonl").exists()
-    shown = runner.invoke(app, arguments)
+    # One page sets the line-ups side by side: balance, game metrics and components at each skill level.
+    page = (tmp_path / "levels" / "report.html").read_text(encoding="utf-8")
+    assert "nim: by skill level" in page and "random,random; greedy,greedy" in page
+    for anchor in ("seats", "metrics"):
+        section = re.search(rf'<section id="{anchor}">.*?</section>', page, re.S)
+        assert section is not None and "random,random" in section.group(0) and "greedy,greedy" in section.group(0)
+    shown = runner.invoke(app, [*arguments, "--out", str(tmp_path / "shown")])
     assert shown.exit_code == 0, shown.output
     assert "first seat's win rate by skill level (fair share 50.0%): random,random: " in shown.output
+    assert f"skill levels side by side: {tmp_path / 'shown' / 'report.html'}" in shown.output.replace("\n", "")
     refused = runner.invoke(app, ["simulate", "nim", "--agents", "random,random;", "--games", "2"])
     assert refused.exit_code == 2 and "an empty line-up" in refused.output
+
+
+def test_simulate_and_compare_say_they_take_several_line_ups() -> None:
+    for command in ("simulate", "compare"):
+        shown = runner.invoke(app, [command, "--help"])
+        assert shown.exit_code == 0
+        assert "several line-ups (skill levels) separated by ';'" in re.sub(r"[\s│]+", " ", shown.output)

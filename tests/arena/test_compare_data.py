@@ -11,36 +11,46 @@ from parlour.cli import app
 from parlour.engine.data import export
 
 
-def test_a_specialist_made_worth_20_prestige_is_called_strong_on_that_side_alone(tmp_path: Path) -> None:
-    export("parlour.games.yamatai.data", tmp_path / "base")
-    export("parlour.games.yamatai.data", tmp_path / "mine")
-    specialists = tmp_path / "mine" / "specialists.csv"
+def plant(folder: Path, before: str, after: str) -> None:
+    """Change one row of the exported specialists.csv in `folder`."""
+    specialists = folder / "specialists.csv"
     text = specialists.read_text(encoding="utf-8")
-    assert "\nSP13,Pilot,1," in text
-    specialists.write_text(text.replace("\nSP13,Pilot,1,", "\nSP13,Pilot,20,"), encoding="utf-8")
-    sides = ["--data", str(tmp_path / "base"), "--data", str(tmp_path / "mine")]
+    assert before in text
+    specialists.write_text(text.replace(before, after), encoding="utf-8")
+
+
+def test_planted_changes_are_called_in_their_direction_and_unchanged_components_are_not(tmp_path: Path) -> None:
+    # Stronger: the Pilot worth 20 prestige instead of 1. Weaker: the Haggler worth nothing and making its
+    # owner pay 20 coins more for a boat and get 20 less for one, instead of 1 less and 1 more.
+    for side in ("base", "strong", "weak"):
+        export("parlour.games.yamatai.data", tmp_path / side)
+    plant(tmp_path / "strong", "\nSP13,Pilot,1,", "\nSP13,Pilot,20,")
+    haggler = "\nSP04,Haggler,{},trade_discount,buy_delta={};sell_delta={},"
+    plant(tmp_path / "weak", haggler.format(2, -1, "+1"), haggler.format(0, 20, -20))
+    sides = [argument for side in ("base", "strong", "weak") for argument in ("--data", str(tmp_path / side))]
     arguments = ["compare", "yamatai", *sides, "--agents", "random,random", "--games", "200", "--json"]
-    result = CliRunner().invoke(app, [*arguments, "--workers", "2", "--out", str(tmp_path / "compared")])
+    result = CliRunner().invoke(app, [*arguments, "--workers", "1", "--out", str(tmp_path / "compared")])
     assert result.exit_code == 0, result.output
     found = json.loads(result.output)["variants"]
-    assert sorted(found) == ["base", "mine"]
-    pilot = {side: {c["name"]: c for c in found[side]["components"]}["specialist: Pilot"] for side in found}
-    assert pilot["mine"]["verdict"] == "strong" and pilot["mine"]["q"] < 0.05
-    assert pilot["mine"]["difference_low"] > 0.2
-    assert pilot["base"]["verdict"] == ""
-    assert pilot["mine"]["takers"]["rate"] > pilot["base"]["takers"]["rate"] + 0.2
-    # Only the planted change changes a verdict: whatever the built-in data's own components show, they
-    # show it on both sides.
-    verdicts = {side: {c["name"]: c["verdict"] for c in found[side]["components"]} for side in found}
-    changed = [name for name in verdicts["base"] if verdicts["base"][name] != verdicts["mine"].get(name, "")]
-    assert changed == ["specialist: Pilot"]
-    # Matched on picks of their kind, the 1-prestige tiles are not called strong (raw figures once did).
-    cheap = [f"building tile: B0{i}" for i in range(1, 6)]
-    assert not [name for name in cheap if verdicts["base"].get(name) == "strong"]
-    # The same seeds on both sides: the games differ only where the Pilot's prestige changed them.
-    assert found["base"]["seed"] == found["mine"]["seed"] and found["base"]["games"] == found["mine"]["games"] == 200
+    assert sorted(found) == ["base", "strong", "weak"]
+    verdicts = {side: {c["name"]: c["verdict"] for c in found[side]["components"] if c["verdict"]} for side in found}
+    # Equal agents on the built-in data: nothing is called (compared over every seat and matched on picks of
+    # their kind, these same games called the Shipwright and the 1-prestige tile B01 weak).
+    assert verdicts["base"] == {}
+    # Each planted change is called, in its direction, and nothing else is.
+    assert verdicts["strong"] == {"specialist: Pilot": "strong"}
+    assert verdicts["weak"] == {"specialist: Haggler": "weak"}
+    by_name = {side: {c["name"]: c for c in found[side]["components"]} for side in found}
+    assert by_name["strong"]["specialist: Pilot"]["difference_low"] > 0.2
+    assert by_name["weak"]["specialist: Haggler"]["difference_high"] < 0
+    assert by_name["base"]["specialist: Pilot"]["q"] > 0.05 and by_name["base"]["specialist: Haggler"]["q"] > 0.05
+    # Judged where they were offered: every seat could recruit them at some point, fewer than half did.
+    pilot = by_name["strong"]["specialist: Pilot"]
+    assert pilot["offered"]["games"] > pilot["taken"]["wins"] > 0
+    # The same seeds on every side: the games differ only where the planted values changed them.
+    assert found["base"]["seed"] == found["strong"]["seed"] == found["weak"]["seed"]
     page = (tmp_path / "compared" / "report.html").read_text(encoding="utf-8")
-    assert 'id="components"' in page and "Pilot" in page
+    assert 'id="components"' in page and "Pilot" in page and "passers win" in page
 
 
 def test_a_data_side_that_is_not_a_folder_is_refused_before_any_game(tmp_path: Path) -> None:

@@ -33,7 +33,8 @@ def parlour(folder: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", LAUNCHER, *ARGS, "--workers", "2", "--out", str(folder), *extra],
         cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        # This checkout's source first (an installed parlour may be another checkout's), then tests/.
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

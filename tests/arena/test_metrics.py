@@ -16,16 +16,19 @@ from parlour.engine.registry import load_game
 from tests.arena.conftest import game_record
 
 
-def replayed_course(record: dict) -> tuple[list[int], list[int], int]:
-    """Each seat's decisions and legal moves, and the lead's changes, worked out again from the moves."""
+def replayed_course(record: dict) -> tuple[list[int], list[int], int, list[int]]:
+    """Each seat's decisions and legal moves, the lead's changes and every decision's legal moves, worked
+    out again from the moves."""
     game = load_game(record["game"], **record["options"])
     state = game.new_state(seed=record["seed"])
     players = len(record["arena"]["agents"])
     decisions, choices, leader, changes = [0] * players, [0] * players, None, 0
+    every: list[int] = []
     for action in record["actions"]:
         seat = state.current_player()
         decisions[seat] += 1
         choices[seat] += len(state.legal_actions())
+        every.append(len(state.legal_actions()))
         state.apply(action)
         if not state.is_terminal() and state.current_player() >= seat:
             continue  # the lead is looked at once a round, and at the end
@@ -33,7 +36,7 @@ def replayed_course(record: dict) -> tuple[list[int], list[int], int]:
         if totals.count(max(totals)) == 1:
             changes += leader is not None and totals.index(max(totals)) != leader
             leader = totals.index(max(totals))
-    return decisions, choices, changes
+    return decisions, choices, changes, every
 
 
 @pytest.mark.parametrize("game", ["nim", "hatflings", "hanbok_runway"])
@@ -42,8 +45,14 @@ def test_a_games_course_is_what_its_moves_say(game: str) -> None:
     for index in range(2):
         record = play(tournament, index)
         course = record["arena"]["course"]
-        decisions, choices, changes = replayed_course(record)
+        decisions, choices, changes, every = replayed_course(record)
         assert course["decisions"] == decisions and sum(decisions) == len(record["actions"])
+        # Branching over the game: the i-th of n decisions falls in third 3i // n.
+        thirds = [[0, 0], [0, 0], [0, 0]]
+        for i, legal in enumerate(every):
+            thirds[3 * i // len(every)][0] += 1
+            thirds[3 * i // len(every)][1] += legal
+        assert course["by_third"] == thirds and sum(n for n, _ in thirds) == len(every)
         assert course["choices"] == choices and course["lead_changes"] == changes
         assert course["widest"] >= max(c / d for c, d in zip(choices, decisions, strict=True))
         assert course["end"] and not any(ch.isdigit() for ch in course["end"])
@@ -74,9 +83,13 @@ def test_thinking_time_travels_with_the_game_but_is_not_journaled() -> None:
 
 def test_metrics_summarise_the_games() -> None:
     def course(decisions: list[int], choices: list[int], changes: int, end: str) -> dict:
+        # Each game's branching by third: its first third twice as wide as the rest.
+        third = sum(decisions) // 3
+        rest = sum(choices) / (4 * third) if third else 0
         return {
             "decisions": decisions,
             "choices": choices,
+            "by_third": [[third, round(2 * rest * third)], [third, round(rest * third)], [third, round(rest * third)]],
             "forced": [1, 0],
             "widest": 9,
             "lead_changes": changes,
@@ -103,6 +116,8 @@ def test_metrics_summarise_the_games() -> None:
     metrics = game_metrics(games, {"a": "random", "b": "greedy"})
     assert metrics is not None and metrics.games == 3
     assert metrics.branching == pytest.approx(108 / 26)
+    first, middle, last = metrics.branching_by_third
+    assert first == pytest.approx(2 * middle, rel=0.1) and middle == pytest.approx(last)
     assert metrics.seat_decisions == pytest.approx([14 / 3, 12 / 3])
     assert metrics.decisions.mean == pytest.approx(26 / 3)
     assert metrics.lead_changes.mean == pytest.approx(1.0) and metrics.games_with_a_lead_change == pytest.approx(2 / 3)

@@ -88,11 +88,11 @@ def test_components_are_shown_side_by_side_with_their_verdicts() -> None:
     section = re.search(r'<section id="components">.*?</section>', page, re.S)
     assert section is not None
     text = section.group(0)
-    assert "<h3>flag</h3>" in text and "takers win (base)" in text and "takers win (mine)" in text
+    assert "<h3>flag</h3>" in text and "takers win (base)" in text and "passers win (mine)" in text
     sun_row = re.search(r"<tr><td>sun</td>(.*?)</tr>", text)
     assert sun_row is not None
     cells = re.findall(r"<td>(.*?)</td>", sun_row.group(1))
-    assert cells[5] == "" and cells[11] == "strong"  # fair on base, strong on mine
+    assert cells[6] == "" and cells[13] == "strong"  # fair on base, strong on mine
     overview = re.search(r'<section id="overview">.*?</section>', page, re.S)
     assert overview is not None
     assert re.search(r"<td>strong components</td><td>none</td><td>flag: sun</td>", overview.group(0))

@@ -136,6 +136,30 @@ def test_the_check_never_names_a_best_it_contradicts(tmp_path: Path) -> None:
     assert not (tmp_path / "best-data").exists()
 
 
+def test_the_check_plays_games_no_trial_played(tmp_path: Path) -> None:
+    # "Fresh seeds": the check's games (every point's and the base's) share no game seed with any
+    # evaluation a trial could have played (first evaluations and their repeats).
+    import json
+
+    from parlour.arena.tune import Outcome, Trial, tournament_for
+    from parlour.arena.tune_check import check
+
+    request = nim_request(tmp_path, games=12)
+    setup = setup_of(request)
+    trial = Trial(0, "complete", 0.5, {"option stones": 44}, {"mean length": 20.0})
+    check(setup, Outcome(request.out, [trial], None, 0, 0.0, {}), tmp_path / "check", 12, Running(workers=1))
+    played = {
+        json.loads(line)["seed"]
+        for records in (tmp_path / "check").rglob("records.jsonl")
+        for line in records.read_text(encoding="utf-8").splitlines()
+    }
+    assert len(played) == 12  # every side of the check plays the same 12 seeds
+    tuned = {
+        tournament_for(setup, trial.values, None, repeat).game_seed(index) for repeat in range(8) for index in range(12)
+    }
+    assert len(tuned) == 8 * 12 and not played & tuned
+
+
 def test_a_data_study_writes_the_best_data_folder_the_game_loads(tmp_path: Path) -> None:
     import optuna
 

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from parlour.arena import report
 from parlour.arena.backends import default_workers
+from parlour.arena.components import MIN_TAKERS
 from parlour.arena.paired import Paired, against_first
 from parlour.arena.runner import Progress as ProgressCallback
 from parlour.arena.runner import Run, check_backend, facts, run
@@ -101,6 +102,8 @@ def simulate(
         folder = settings.out / _slug(level) if settings.out is not None and len(levels) > 1 else settings.out
         with progress_bar(cls.name + (f" ({level})" if len(levels) > 1 else "")) as progress:
             results.append(_run(tournament, settings, folder, progress))
+    if len(levels) > 1 and settings.out is not None:
+        _write_levels_report(settings.out, levels, tournaments, results)
     if settings.as_json:
         by_level = {level: result.to_json() for level, result in zip(levels, results, strict=True)}
         print(json.dumps(results[0].to_json() if len(results) == 1 else {"levels": by_level}))
@@ -111,7 +114,21 @@ def simulate(
             print_summary(result, settings)
         if len(levels) > 1:
             Console(soft_wrap=True).print(_seat_edges(levels, results), highlight=False)
+            if settings.out is not None:
+                Console(soft_wrap=True).print(f"skill levels side by side: {settings.out / REPORT}", highlight=False)
     return 0
+
+
+def _write_levels_report(
+    out: Path, levels: Sequence[str], tournaments: Sequence[Tournament], results: Sequence[Run]
+) -> None:
+    """One page with every line-up side by side: balance, game metrics and components at each skill level
+    (each line-up's own folder keeps its full report too)."""
+    the_facts = facts(tournaments[0], results[0].summary.games)
+    the_facts = [(k, "; ".join(levels) if k == "agents" else v) for k, v in the_facts]
+    labelled = [(level, result.summary) for level, result in zip(levels, results, strict=True)]
+    title = f"{tournaments[0].game}: by skill level"
+    (out / REPORT).write_text(report.render(title, the_facts, labelled), encoding="utf-8")
 
 
 def _seat_edges(levels: Sequence[str], results: Sequence[Run]) -> str:
@@ -420,11 +437,17 @@ def _paired_table(change: Paired) -> Table:
 
 
 def _component_lines(summary: Summary) -> str:
-    """The components called strong or weak (after FDR control), in one line."""
+    """The components called strong or weak (after FDR control), in one line, and those nearly always taken
+    when offered: too few passers to judge them, yet the first to look at."""
     called = [f"{c.name} {c.verdict()} ({100 * c.difference:+.0f} pts)" for c in summary.components if c.verdict()]
     if not summary.components:
         return "components: none seen often enough"
-    return "components: " + ("; ".join(called) if called else f"none strong or weak of {len(summary.components)}")
+    line = "components: " + ("; ".join(called) if called else f"none strong or weak of {len(summary.components)}")
+    unjudged = [c for c in summary.components if c.others.games < MIN_TAKERS]
+    if unjudged:
+        told = ", ".join(f"{c.name} ({c.taken.wins} of {c.taken.games})" for c in unjudged)
+        line += f"; taken at nearly every seat offered it, too few passers to judge: {told}"
+    return line
 
 
 def _check_comparison_folder(

@@ -1,32 +1,38 @@
-"""Per-component statistics: how often each flag, card, specialist… was taken and how its takers fared.
+"""Per-component statistics: when a component was offered, did taking it rather than passing it go with winning?
 
-Three mistakes are easy here, and this module avoids them.
+A component (a flag, a specialist, a building tile…) is judged only at the decisions it was
+*offered* at (`parlour.arena.offers`: one of the seat's legal moves would have taken it). Its takers
+are compared with the seats that were offered it in the same context and passed it, never with
+seats that could not have taken it. Four mistakes are easy here, and this module avoids them.
 
-- **Unequal agents.** Pooled over a greedy/random/greedy table, whatever the random seat takes
-  more often looks like a losing component: the figure measures the agent, not the component.
-  So takers are compared with non-takers only *within* a stratum of seats played by the same
-  agent spec from the same seat (a Mantel-Haenszel design): the difference is the
-  Mantel-Haenszel weighted difference of win rates, the evidence the Cochran-Mantel-Haenszel
-  test. A stratum where everyone or no one took the component says nothing and weighs nothing.
-- **Taking more of everything.** A seat that is doing well builds more, recruits more, buys
-  more: each building tile then goes with winning, a 1-prestige tile as much as an 8-prestige
-  one, because its takers built more tiles of every kind. So the strata also hold the number of
-  components *of the same kind* the seat took (its building tiles, its specialists): a seat
-  that built four tiles, the tile in question among them, is compared with seats of the same
-  agent and seat that also built four, other ones. The question answered is "given as many
-  picks, did picking this one go with winning?", which is what a designer weighs a component
-  on; a seat's strength and how many chances it had are matched away with the count.
+- **Availability.** Counted over every seat, a component that only comes up late, or only to a
+  seat that can afford it, goes with whatever those seats have in common. Compared among the seats
+  it was offered to, each passer had the chance to take it.
+- **The seat's strength and the moment.** A seat doing well can afford more and takes more, so
+  every component it takes goes with winning, a 1-prestige tile as much as an 8-prestige one.
+  So takers and passers are compared only *within* strata of the decision's context, fixed before
+  the seat chose: the agent spec, the seat, the part of the game (first, second or last third of
+  its moves) and the seat's standing then (behind, level or ahead on total score). A seat offered
+  a component in several contexts counts once in each (a pass early, a take late). Pooled over the
+  strata with the Mantel-Haenszel weights, the difference answers "offered it in the same position,
+  did the seats that took it win more often than those that passed it?".
+- **Two seats of one game.** When one seat takes a tile the other passed, one of them wins: their
+  outcomes are not independent (nor are one seat's several contexts), and a test that treats them
+  so is too sure of itself. The difference's variance is summed by game (a cluster-robust,
+  "sandwich" variance), and never taken below the variance the strata would have with no
+  difference at all.
 - **Many components at once.** With dozens tested, some look telling by chance alone; a component
   is called *strong* or *weak* only when its Benjamini-Hochberg adjusted p-value (q) is below the
   false discovery rate asked for (5% unless told otherwise).
 
-What it cannot tell: whether a component is worth its price in the game's terms (a cheap tile
-worth little and a dear one worth much are compared pick for pick), nor anything about players
-who choose differently from the agents that played: a component greedy bots never take cannot be
-judged. Picks of a component never offered to a seat are counted as passes; a game that offers
-some components only sometimes dilutes their differences (towards 0, never away from it).
-A component is a game feature named `kind: name` ("flag: sun", "specialist: monk"), taken when
-the seat's count is above zero; the generic move kinds ("move: …") are not components.
+What it cannot tell: the price of a component is not a covariate of its own. A passer spent the
+same decision on something else, so the comparison is "taking it against the seat's other choices
+there", which prices it in the game's terms, not in coins. It tells nothing about players who
+choose differently from the agents that played: a component the agents take whenever it is offered
+has no passers, and one they never take has no takers, and neither can be judged; against random
+agents a pass is a random move, so any useful component looks strong. It is an association matched
+on the context, not an experiment: what the strata do not hold (a seat's hand, its plans) can still
+differ between takers and passers.
 """
 
 from __future__ import annotations
@@ -36,46 +42,42 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.arena.extras import MOVE_PREFIX
+from parlour.arena.offers import is_component
 from parlour.arena.stats import Z95, Rate
 
 FDR = 0.05
 """The false discovery rate below which a component is called strong or weak."""
 MIN_TAKERS = 5
 """Components taken on fewer seats than this are left out: nothing could be told of them."""
+Stratum = tuple[str, int, int, int]  # (agent spec, seat, part of the game, standing: -1 behind, 0 level, 1 ahead)
 
-Stratum = tuple[str, int, float]  # (agent spec, seat, components of the kind taken)
 
+@dataclass(frozen=True)
+class Seat:
+    """A seat offered a component in one context: its game, its stratum, whether it took it there and whether it won."""
 
-@dataclass
-class Table:
-    """One stratum's 2x2 table: takers and non-takers, winners among each."""
-
-    taker_wins: int = 0
-    takers: int = 0
-    other_wins: int = 0
-    others: int = 0
-
-    @property
-    def seats(self) -> int:
-        return self.takers + self.others
+    game: int
+    stratum: Stratum
+    took: bool
+    won: bool
 
 
 @dataclass
 class Component:
-    """One component with how often it was taken and how its takers fared against the others."""
+    """One component with how often it was offered and taken, and how its takers fared against its passers."""
 
     name: str
     kind: str
-    taken: Rate  # seats that took it, out of all seats
+    offered: Rate  # seats it was offered to, out of all seats
+    taken: Rate  # seats that took it, out of the seats it was offered to
     takers: Rate  # wins of the seats that took it
-    others: Rate  # wins of the seats that did not
-    difference: float  # takers' win rate minus the others', matched on agent, seat and picks of its kind
-    error: float  # the difference's standard error
-    p_value: float  # Cochran-Mantel-Haenszel, two-sided
+    others: Rate  # wins of the seats that were offered it and never took it
+    difference: float  # takers' win rate minus the passers', matched on the context of the first offer
+    error: float  # the difference's standard error (clustered by game)
+    p_value: float  # two-sided, normal
     q_value: float = 1.0  # Benjamini-Hochberg adjusted over every component of the run
     by_agent: dict[str, Rate] = field(default_factory=dict)  # takers' wins per agent spec
-    informative: bool = True  # some agent and seat had both takers and non-takers to compare
+    informative: bool = True  # some stratum had both takers and passers to compare
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -92,6 +94,7 @@ class Component:
         return {
             "name": self.name,
             "kind": self.kind,
+            "offered": self.offered.to_json(),
             "taken": self.taken.to_json(),
             "takers": self.takers.to_json(),
             "others": self.others.to_json(),
@@ -105,24 +108,19 @@ class Component:
         }
 
 
-def is_component(feature: str) -> bool:
-    return ": " in feature and not feature.startswith(MOVE_PREFIX)
-
-
 def components(
     records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str], minimum: int = MIN_TAKERS
 ) -> list[Component]:
     """Every component taken on at least `minimum` seats, strongest evidence first.
 
-    `spec_of` maps the agents' display names ("greedy #2") to their specs ("greedy"): seats
-    played by equal specs are compared with one another.
+    `spec_of` maps the agents' display names ("greedy #2") to their specs ("greedy"): only seats
+    played by equal specs are compared. Games whose records carry no offers (written before the
+    arena noted them) are left out.
     """
-    seats = list(_seats(records, spec_of))
-    names = sorted({name for _, features, _ in seats for name in features if is_component(name)})
-    kinds = [name.partition(": ")[0] for name in names]
-    # A kind with one component has no other picks to match on: its count is the component itself.
-    matched = {kind for kind in kinds if kinds.count(kind) > 1}
-    found = [_component(name, _matched(name, seats, name.partition(": ")[0] in matched)) for name in names]
+    offered = [record for record in records if "offers" in record["arena"]]
+    all_seats = sum(len(record["arena"]["agents"]) for record in offered)
+    cells = offered_cells(offered, spec_of)
+    found = [_component(name, cells[name], all_seats) for name in sorted(cells)]
     found = [component for component in found if component.taken.wins >= minimum]
     for component, q in zip(found, benjamini_hochberg([c.p_value for c in found]), strict=True):
         component.q_value = q
@@ -130,95 +128,103 @@ def components(
     return found
 
 
-Seat = tuple[tuple[str, int], Mapping[str, float], bool]  # (agent spec, seat), its features, won
-
-
-def _seats(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str]) -> Sequence[Seat]:
-    rows = []
-    for record in records:
+def offered_cells(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str]) -> dict[str, list[Seat]]:
+    """Per component, every seat it was offered to, once per context it was offered in, with whether the
+    seat took it there and whether it won."""
+    cells: dict[str, list[Seat]] = {}
+    for game, record in enumerate(records):
         arena, winners = record["arena"], record["winners"]
-        for seat, seat_features in enumerate(arena.get("features", [])):
-            name = arena["agents"][seat]
-            rows.append(((spec_of.get(name, name), seat), seat_features, winners == [seat]))
-    return rows
+        for seat, offered in enumerate(arena["offers"]):
+            agent = arena["agents"][seat]
+            for name, contexts in offered.items():
+                if not is_component(name):
+                    continue
+                for cell, took in contexts.items():
+                    phase, standing = (int(part) for part in cell.split())
+                    stratum = (spec_of.get(agent, agent), seat, phase, standing)
+                    cells.setdefault(name, []).append(Seat(game, stratum, bool(took), winners == [seat]))
+    return cells
 
 
-def kind_total(features: Mapping[str, float], kind: str) -> float:
-    """How many components of `kind` a seat took (its building tiles, its specialists…)."""
-    prefix = kind + ": "
-    return sum(value for name, value in features.items() if name.startswith(prefix) and is_component(name))
-
-
-def _matched(name: str, seats: Sequence[Seat], by_kind: bool) -> list[tuple[Stratum, Mapping[str, float], bool]]:
-    """Each seat's stratum for `name`: its agent spec, its seat and (`by_kind`) how many of `name`'s kind it took."""
-    kind = name.partition(": ")[0]
-    return [
-        ((spec, seat, kind_total(features, kind) if by_kind else 0.0), features, won)
-        for (spec, seat), features, won in seats
-    ]
-
-
-def _component(name: str, seats: Sequence[tuple[Stratum, Mapping[str, float], bool]]) -> Component:
-    tables: dict[Stratum, Table] = {}
+def _component(name: str, cells: Sequence[Seat], all_seats: int) -> Component:
+    # The figures a person reads are per seat (a seat took it if it took it anywhere); the test is per cell.
+    took: dict[tuple[int, int, str], bool] = {}
+    won: dict[tuple[int, int, str], bool] = {}
+    for cell in cells:
+        key = (cell.game, cell.stratum[1], cell.stratum[0])
+        took[key] = took.get(key, False) or cell.took
+        won[key] = cell.won
     by_agent: dict[str, Rate] = {}
-    for stratum, features, won in seats:
-        table = tables.setdefault(stratum, Table())
-        if features.get(name, 0.0) > 0:
-            table.takers += 1
-            table.taker_wins += won
-            rate = by_agent.setdefault(stratum[0], Rate(0, 0))
+    for key, taken in took.items():
+        if taken:
+            rate = by_agent.setdefault(key[2], Rate(0, 0))
             rate.games += 1
-            rate.wins += won
-        else:
-            table.others += 1
-            table.other_wins += won
-    takers = Rate(sum(t.taker_wins for t in tables.values()), sum(t.takers for t in tables.values()))
-    others = Rate(sum(t.other_wins for t in tables.values()), sum(t.others for t in tables.values()))
-    difference, error, p_value = mantel_haenszel(list(tables.values()))
+            rate.wins += won[key]
+    takers = [key for key, taken in took.items() if taken]
+    passers = [key for key, taken in took.items() if not taken]
+    difference, error, p_value, informative = matched(cells)
     return Component(
         name=name,
         kind=name.partition(": ")[0],
-        taken=Rate(takers.games, len(seats)),
-        takers=takers,
-        others=others,
+        offered=Rate(len(took), all_seats),
+        taken=Rate(len(takers), len(took)),
+        takers=Rate(sum(won[key] for key in takers), len(takers)),
+        others=Rate(sum(won[key] for key in passers), len(passers)),
         difference=difference,
         error=error,
         p_value=p_value,
         by_agent=dict(sorted(by_agent.items())),
-        informative=any(table.takers and table.others for table in tables.values()),
+        informative=informative,
     )
 
 
-def mantel_haenszel(tables: Sequence[Table]) -> tuple[float, float, float]:
-    """The Mantel-Haenszel difference of win rates (takers minus others), its standard error and the
-    Cochran-Mantel-Haenszel test's p-value.
+def matched(seats: Sequence[Seat]) -> tuple[float, float, float, bool]:
+    """The Mantel-Haenszel difference of win rates (takers minus passers) over the seats' strata, its
+    standard error, its two-sided p-value and whether any stratum had both takers and passers.
 
-    The error is that of the strata's differences averaged with the Mantel-Haenszel weights
-    (each stratum's binomial variances, the weights taken as fixed). The test statistic has the
-    continuity correction (as R's mantelhaen.test by default) and is referred to chi-squared with
-    one degree of freedom. Strata with no takers or no non-takers
-    carry no information; with none informative the answer is (0, 0, 1).
+    Stratum k with n1 takers and n0 passers weighs w = n1 n0 / (n1 + n0); the difference is
+    sum(w (rate1 - rate0)) / sum(w). Its variance is the larger of two: the cluster-robust one,
+    each game's seats' deviations from their arm's rate in their stratum summed before squaring
+    (with the G / (G - 1) small-sample factor), and the one the strata would give with no
+    difference (each stratum's pooled rate in both arms, as the Cochran-Mantel-Haenszel test
+    assumes). The first holds when one game's seats are tied together (one wins, so the others do
+    not); the second keeps a small stratum that happens to agree perfectly from looking certain.
+    A stratum with no takers or no passers carries no information; with none, the answer is
+    (0, 0, 1, False).
     """
-    weighted, weights, observed, expected, variance, spread = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    for table in tables:
-        n = table.seats
-        if table.takers == 0 or table.others == 0 or n < 2:
+    strata: dict[Stratum, list[Seat]] = {}
+    for seat in seats:
+        strata.setdefault(seat.stratum, []).append(seat)
+    total_weight, weighted, null_variance = 0.0, 0.0, 0.0
+    influence: dict[int, float] = {}
+    parts = []
+    for members in strata.values():
+        takers = [seat for seat in members if seat.took]
+        passers = [seat for seat in members if not seat.took]
+        if not takers or not passers:
             continue
-        weight = table.takers * table.others / n
-        taker_rate, other_rate = table.taker_wins / table.takers, table.other_wins / table.others
-        weighted += weight * (taker_rate - other_rate)
-        weights += weight
-        spread += weight**2 * (
-            taker_rate * (1 - taker_rate) / table.takers + other_rate * (1 - other_rate) / table.others
-        )
-        wins = table.taker_wins + table.other_wins
-        observed += table.taker_wins
-        expected += table.takers * wins / n
-        variance += table.takers * table.others * wins * (n - wins) / (n * n * (n - 1))
-    if weights == 0 or variance == 0:
-        return 0.0, 0.0, 1.0
-    statistic = max(0.0, abs(observed - expected) - 0.5) ** 2 / variance
-    return weighted / weights, math.sqrt(spread) / weights, math.erfc(math.sqrt(statistic / 2))
+        n1, n0 = len(takers), len(passers)
+        weight = n1 * n0 / (n1 + n0)
+        rate1, rate0 = sum(s.won for s in takers) / n1, sum(s.won for s in passers) / n0
+        pooled = (rate1 * n1 + rate0 * n0) / (n1 + n0)
+        total_weight += weight
+        weighted += weight * (rate1 - rate0)
+        null_variance += weight**2 * pooled * (1 - pooled) * (1 / n1 + 1 / n0)
+        parts.append((weight, takers, rate1, passers, rate0))
+    if total_weight == 0:
+        return 0.0, 0.0, 1.0, False
+    for weight, takers, rate1, passers, rate0 in parts:
+        for seat in takers:
+            influence[seat.game] = influence.get(seat.game, 0.0) + weight * (seat.won - rate1) / len(takers)
+        for seat in passers:
+            influence[seat.game] = influence.get(seat.game, 0.0) - weight * (seat.won - rate0) / len(passers)
+    games = len(influence)
+    clustered = sum(value**2 for value in influence.values()) * (games / (games - 1) if games > 1 else 1.0)
+    error = math.sqrt(max(clustered, null_variance)) / total_weight
+    difference = weighted / total_weight
+    if error == 0:
+        return difference, 0.0, 1.0, True
+    return difference, error, math.erfc(abs(difference) / error / math.sqrt(2)), True
 
 
 def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from parlour.agents import make_agent
 from parlour.arena.extras import seat_features
+from parlour.arena.offers import Offers
 from parlour.arena.tournament import Tournament
 from parlour.engine.actions import Event
 from parlour.engine.game import Game, Score, State
@@ -61,18 +62,22 @@ def play(tournament: Tournament, index: int) -> dict[str, Any]:
     state = game.new_state(seed=tournament.game_seed(index))
     actors: list[int] = []  # who made each move, for the per-seat features
     course = Course(len(seating))
+    offers = Offers(len(seating))
     while not state.is_terminal():
         seat = state.current_player()
         actors.append(seat)
-        choices = len(state.legal_actions())
+        legal = state.legal_actions()
+        choices = len(legal)
         started = time.perf_counter()
         action = agents[seat].act(state)
         course.decided(seat, choices, time.perf_counter() - started)
+        offers.decided(state, seat, [move.id for move in legal], action.id, course.standing(seat))
         course.told(state.apply(action))
         if state.is_terminal() or state.current_player() < seat:
             course.scored(state)  # once a round (the turn passes back to an earlier seat): scoring every move costs
     record = _write_up(tournament, index, seating, state, actors)
     record["arena"]["course"] = course.to_json(course.ending(state))
+    record["arena"]["offers"] = offers.to_json(len(state.history))
     # The agents' thinking time differs from run to run: it travels with the game but is not journaled,
     # so a tournament's files stay the same whatever the machine and the number of workers.
     record[TIMING] = course.seconds
@@ -92,8 +97,10 @@ class Course:
         self.choices = [0] * players  # the legal moves summed over the seat's decisions
         self.forced = [0] * players  # decisions with one legal move
         self.widest = 0
+        self.legal_counts: list[int] = []  # each decision's legal moves, in order: branching over the game
         self.seconds = [0.0] * players
         self.leader: int | None = None
+        self.totals = [0.0] * players  # each seat's total score when last looked at
         self.lead_changes = 0
         self.last_end = ""  # the text of the last public event about the game's end
         self.last_kind = ""  # the kind of the last public event
@@ -120,11 +127,27 @@ class Course:
         self.choices[seat] += choices
         self.forced[seat] += choices == 1
         self.widest = max(self.widest, choices)
+        self.legal_counts.append(choices)
         self.seconds[seat] += seconds
+
+    def standing(self, seat: int) -> float:
+        """The seat's total minus the best other seat's, as last looked at (0 alone or before the first look)."""
+        others = [total for other, total in enumerate(self.totals) if other != seat]
+        return self.totals[seat] - max(others) if others else 0.0
+
+    def by_third(self) -> list[list[int]]:
+        """[decisions, legal moves summed] in each third of the game's decisions: how branching runs over it."""
+        thirds = [[0, 0] for _ in range(3)]
+        for index, choices in enumerate(self.legal_counts):
+            third = thirds[3 * index // len(self.legal_counts)]
+            third[0] += 1
+            third[1] += choices
+        return thirds
 
     def scored(self, state: State) -> None:
         """Note who leads on total score after a move; a tie leaves the lead where it was."""
-        totals = [score.total for score in state.scores()]
+        totals = [float(score.total) for score in state.scores()]
+        self.totals = totals
         best = max(totals)
         if totals.count(best) != 1:
             return
@@ -139,6 +162,7 @@ class Course:
             "choices": self.choices,
             "forced": self.forced,
             "widest": self.widest,
+            "by_third": self.by_third(),
             "lead_changes": self.lead_changes,
             "end": end,
         }

@@ -53,6 +53,7 @@ class GameMetrics:
     branching: float  # legal moves per decision, over every decision of every game
     seat_branching: list[float]
     branching_per_game: Estimate  # each game's mean legal moves per decision
+    branching_by_third: list[float]  # legal moves per decision in the first, middle and last third of the games
     widest: int  # the most legal moves any decision had
     forced: float  # the share of decisions with a single legal move
     lead_changes: Estimate  # per game
@@ -71,6 +72,7 @@ class GameMetrics:
             "branching": self.branching,
             "branching_per_seat": self.seat_branching,
             "branching_per_game": self.branching_per_game.to_json(),
+            "branching_by_third": self.branching_by_third,
             "widest": self.widest,
             "forced_share": self.forced,
             "lead_changes": self.lead_changes.to_json(),
@@ -87,8 +89,10 @@ class GameMetrics:
         """The metrics in one line, for the terminal."""
         ends = ", ".join(f"{reason} {count}" for reason, count in list(self.endings.items())[:3])
         timing = "; ".join(f"{spec} {duration(s)}" for spec, s in self.seconds_per_move.items())
+        thirds = " / ".join(f"{b:.1f}" for b in self.branching_by_third)
         parts = [
-            f"branching {self.branching:.1f} (widest {self.widest}, forced {100 * self.forced:.0f}%)",
+            f"branching {self.branching:.1f} (by third of the game {thirds}; widest {self.widest},"
+            f" forced {100 * self.forced:.0f}%)",
             f"decisions per game {self.decisions.text()}",
             f"lead changes {self.lead_changes.text()}",
             f"winning margin {self.margin.text()}",
@@ -127,6 +131,7 @@ def game_metrics(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str
         branching=sum(choices) / max(1.0, sum(decisions)),
         seat_branching=[c / d if d else 0.0 for c, d in zip(seat_choices, seat_decisions, strict=True)],
         branching_per_game=Estimate.of([c / d for c, d in zip(choices, decisions, strict=True) if d]),
+        branching_by_third=_by_third([course for _, course in courses]),
         widest=max(int(course["widest"]) for _, course in courses),
         forced=sum(sum(course["forced"]) for _, course in courses) / max(1.0, sum(decisions)),
         lead_changes=Estimate.of(lead_changes),
@@ -136,6 +141,16 @@ def game_metrics(records: Sequence[Mapping[str, Any]], spec_of: Mapping[str, str
         seconds_per_move=seconds,
         timed_games=timed,
     )
+
+
+def _by_third(courses: Sequence[Mapping[str, Any]]) -> list[float]:
+    """Legal moves per decision in each third of the games' decisions (games recorded before this: left out)."""
+    thirds = [third for course in courses for third in enumerate(course.get("by_third", []))]
+    totals = [[0, 0] for _ in range(3)]
+    for index, (decisions, choices) in thirds:
+        totals[index][0] += decisions
+        totals[index][1] += choices
+    return [choices / decisions if decisions else 0.0 for decisions, choices in totals]
 
 
 def _margin(record: Mapping[str, Any]) -> float:

@@ -201,6 +201,7 @@ def metrics_section(labelled: Labelled) -> str:
         ["games measured", *[str(m.games) for _, m in measured]],
         ["branching factor (legal moves per decision)", *[f"{m.branching:.1f}" for _, m in measured]],
         ["  a game's mean branching [95% CI]", *[m.branching_per_game.text() for _, m in measured]],
+        ["  by third of the game (first / middle / last)", *[_thirds(m.branching_by_third) for _, m in measured]],
         ["  widest decision", *[str(m.widest) for _, m in measured]],
         ["  forced decisions (one legal move)", *[f"{100 * m.forced:.1f}%" for _, m in measured]],
         ["decisions per game [95% CI]", *[m.decisions.text() for _, m in measured]],
@@ -309,6 +310,10 @@ def _mean_interval(values: Sequence[float]) -> str:
     return f"{mean(values):.1f} [{mean(values) - half:.1f}–{mean(values) + half:.1f}]"
 
 
+def _thirds(values: Sequence[float]) -> str:
+    return " / ".join(f"{value:.1f}" for value in values)
+
+
 def _verdicts(summary: Summary, verdict: str) -> str:
     return ", ".join(c.name for c in summary.components if c.verdict() == verdict) or "none"
 
@@ -320,7 +325,7 @@ def components_section(labelled: Labelled) -> str:
     by_side = [{component.name: component for component in summary.components} for _, summary in labelled]
     names = list(dict.fromkeys(component.name for _, summary in labelled for component in summary.components))
     kinds = list(dict.fromkeys(name.partition(": ")[0] for name in sorted(names)))
-    columns = ["taken", "takers win", "others win", "Δ matched", "q", ""]
+    columns = ["offered", "taken when offered", "takers win", "passers win", "Δ matched", "q", ""]
     header = ["component"]
     for label, _ in labelled:
         header += [f"{column} ({label})" if _variant_column(labelled) and column else column for column in columns]
@@ -334,28 +339,31 @@ def components_section(labelled: Labelled) -> str:
             rows.append(row)
         parts.append(f"<h3>{html.escape(kind)}</h3>" + _table(header, rows))
     intro = (
-        '<p class="note">Taken: the share of seats that took the component at least once. Takers win / others'
-        " win: the win rates of the seats that took it and of those that did not (95% Wilson intervals)."
-        " Δ matched: the takers' win rate minus the others', compared only between seats played by the"
-        " same agent from the same seat that took as many components of the same kind (Mantel-Haenszel, with"
-        " its 95% interval), so neither a weak agent's habits nor a strong seat's taking more of everything"
-        " pass for a component's strength. A kind with a single component is matched on agent and seat"
-        " alone. It does not weigh a component against its price, and a component offered only in some"
-        " games has its difference diluted towards 0. q: the Cochran-Mantel-Haenszel p-value adjusted for every"
-        f" component of the side (Benjamini-Hochberg); strong or weak only where q is below {FDR:g}."
-        " Components taken on fewer than 5 seats are left out.</p>"
+        '<p class="note">Offered: the share of seats that could have taken the component at some decision (one'
+        " of their legal moves would have taken it). Taken when offered: the share of those seats that took it."
+        " Takers win / passers win: the win rates of the seats offered it that took it and of those that"
+        " passed it (95% Wilson intervals). Δ matched: the takers' win rate minus the passers', compared only"
+        " between seats played by the same agent from the same seat, offered the component in the same third"
+        " of the game while standing the same way (behind, level or ahead on score), each such context of a"
+        " seat counted once, taken or passed: Mantel-Haenszel, with its 95% interval clustered by game."
+        " So neither a weak agent's habits, nor a component's coming up only to seats already ahead,"
+        " nor a strong seat's taking more of everything pass for a"
+        " component's strength. A component the agents take whenever offered, or never, cannot be judged."
+        " q: the p-value adjusted for every component of the side (Benjamini-Hochberg); strong or weak only"
+        f" where q is below {FDR:g}. Components taken on fewer than 5 seats are left out.</p>"
     )
     return _section("components", "Components: how often taken, how their takers fared", intro + "".join(parts))
 
 
 def _component_cells(component: Component | None) -> list[str]:
     if component is None:
-        return ["—"] * 6
+        return ["—"] * 7
     low, high = component.interval
     difference = f"{100 * component.difference:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
     if not component.informative:
-        difference = "— (no seat of an agent took it while another did not)"
-    cells = [_pct(component.taken), _pct(component.takers), _pct(component.others) if component.others.games else "—"]
+        difference = "— (no seat took it while another passed it in the same position)"
+    passers = _pct(component.others) if component.others.games else "—"
+    cells = [_pct(component.offered), _pct(component.taken), _pct(component.takers), passers]
     return [*cells, difference, f"{component.q_value:.3g}", component.verdict()]
 
 
@@ -384,7 +392,7 @@ def _components_plot(labelled: Labelled, by_side: Sequence[dict[str, Component]]
                 )
     axes.axvline(0, color="grey", linestyle="--", linewidth=1)
     axes.set_yticks(range(len(shown)), shown, fontsize="small")
-    axes.set_xlabel("takers' win rate minus the others', matched (percentage points)")
+    axes.set_xlabel("takers' win rate minus the passers', matched (percentage points)")
     if _variant_column(labelled):
         axes.legend(fontsize="small")
     return _png(figure)
