@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.engine.game import Game
 from parlour.games.hanbok_runway.components import SYMBOLS
 from parlour.games.hanbok_runway.view import PHASE_NAMES
-from parlour.interop.features import Features, Vocabulary
+from parlour.engine.tensor import Features, Vocabulary
 
 if TYPE_CHECKING:
     from parlour.games.hanbok_runway.state import HanbokRunwayState

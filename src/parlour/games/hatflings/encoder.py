@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.engine.game import Game
 from parlour.games.hatflings.board import NAMES
 from parlour.games.hatflings.pieces import KIND_NAMES, PHASE_NAMES, PUDDLE, SCENERY_NAMES, SPECIAL_KINDS
-from parlour.interop.features import Features, Vocabulary
+from parlour.engine.tensor import Features, Vocabulary
 
 if TYPE_CHECKING:
     from parlour.games.hatflings.state import HatflingsState

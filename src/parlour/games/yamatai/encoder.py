@@ -14,7 +14,7 @@ from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import RESOURCES, SLOTS
 from parlour.games.yamatai.constants import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
 from parlour.games.yamatai.view import known_near_top
-from parlour.interop.features import Features, Vocabulary
+from parlour.engine.tensor import Features, Vocabulary
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.state import YamataiState
