@@ -234,7 +234,7 @@ def test_a_hatairo_folder_may_change_what_cards_score_but_not_the_cards(tmp_path
     provenance.write_text(provenance.read_text().replace("check_vp_formula = true", "check_vp_formula = false"))
     game = load_game("hatairo", data=str(folder))
     albania = FLAG_BY_NAME["albania"].id
-    assert game.points.flag_vp[albania] == 30  # type: ignore[attr-defined]
+    assert game.components.flag_vp[albania] == 30  # type: ignore[attr-defined]
     assert load_game("hatairo").points.flag_vp[albania] == 3  # type: ignore[attr-defined]
 
 

@@ -97,3 +97,26 @@ def test_threads_asking_while_the_registry_fills_itself_all_find_every_game(monk
     for thread in [first, *others]:
         thread.join()
     assert seen == ["pebbles"] * 8
+
+
+def test_the_built_in_games_are_found_through_the_entry_points_alone() -> None:
+    """parlour's own games are declared like any plugin's: one entry point each in pyproject.toml,
+    one per game package, and the registry knows no list of its own."""
+    import tomllib
+
+    import parlour.games
+
+    root = Path(__file__).resolve().parents[2]
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"]["parlour.games"]
+    packages = {path.parent.name for path in Path(parlour.games.__path__[0]).glob("*/__init__.py")}
+    assert set(declared) == packages
+    found = {
+        entry.name: entry.value
+        for entry in importlib.metadata.entry_points(group=registry.ENTRY_POINT_GROUP)
+        if entry.dist is not None and entry.dist.name == registry.OWN_DISTRIBUTION
+    }
+    assert found == declared, "the installed metadata is stale: reinstall parlour (pip install -e .)"
+    for name, value in declared.items():
+        assert registry.game_class(name) is importlib.metadata.EntryPoint(name, value, "parlour.games").load()
+    source = Path(registry.__file__).read_text()
+    assert "pkgutil" not in source and not any(f'"{name}"' in source for name in packages)
