@@ -46,8 +46,17 @@ def _discover() -> dict[str, type[Game]]:
     return _GAMES
 
 
+STALE_INSTALL = (
+    "parlour's installed metadata declares none of its games (an install older than its entry points?): "
+    "install parlour again, e.g. `pip install -e .` in a source checkout"
+)
+
+
 def _discover_entry_points(found: dict[str, type[Game]]) -> None:
-    for entry in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=_parlour_first):
+    entries = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=_parlour_first)
+    if not any(_distribution(entry) == OWN_DISTRIBUTION for entry in entries):
+        _BROKEN[OWN_DISTRIBUTION] = STALE_INSTALL  # said plainly, rather than "no game called hatflings"
+    for entry in entries:
         where = f"{entry.name} (entry point {entry.value!r} of {_distribution(entry)})"
         try:
             game = _game_of(entry.load())
