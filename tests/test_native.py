@@ -73,7 +73,7 @@ def test_the_compiled_list_takes_the_patterns_minus_what_stays_interpreted(tmp_p
 
 def test_the_hot_modules_are_on_the_list() -> None:
     names = native.compiled_module_names()
-    for hot in ["parlour.engine.game", "parlour.engine.rng", "parlour.agents.mcts"]:
+    for hot in ["parlour.engine.game", "parlour.engine.hidden", "parlour.engine.rng", "parlour.agents.mcts"]:
         assert hot in names
     for game in ["hatflings", "hanbok_runway", "hatairo", "yamatai"]:
         assert f"parlour.games.{game}.position" in names

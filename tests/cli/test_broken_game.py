@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-import parlour.games
 from parlour.cli import app
 from parlour.engine import registry
 from parlour.engine.errors import DataError
@@ -16,16 +18,25 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def broken_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def broken_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A game package whose data fails its check at import, installed with its entry point."""
     package = tmp_path / "brokengame"
     package.mkdir()
     (package / "__init__.py").write_text(
         "from parlour.engine.errors import DataError\n"
         "raise DataError(\"pieces.csv row 3: count must be a whole number, got 'x'\")\n"
     )
-    monkeypatch.setattr(parlour.games, "__path__", [*parlour.games.__path__, str(tmp_path)])
+    info = tmp_path / "brokengame-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokengame\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[parlour.games]\nbrokengame = brokengame\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
     monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_INSTALLED", {})
     monkeypatch.setattr(registry, "_BROKEN", {})
+    yield
+    sys.modules.pop("brokengame", None)
 
 
 @pytest.mark.usefixtures("broken_game")

@@ -203,8 +203,8 @@ def test_a_folder_is_parsed_once_per_content(tmp_path: Path) -> None:
     folder = data.export(package("yamatai"), tmp_path / "mine")[0].parent
     first = load_game("yamatai", data=str(folder))
     second = load_game("yamatai", players=3, data=str(folder))
-    assert first.parts is second.parts  # type: ignore[attr-defined]
-    assert first.parts == load_game("yamatai").parts  # type: ignore[attr-defined]
+    assert first.components is second.components  # type: ignore[attr-defined]
+    assert first.components == load_game("yamatai").components  # type: ignore[attr-defined]
 
 
 def test_a_hatairo_folder_may_change_what_cards_score_but_not_the_cards(tmp_path: Path) -> None:
@@ -234,8 +234,8 @@ def test_a_hatairo_folder_may_change_what_cards_score_but_not_the_cards(tmp_path
     provenance.write_text(provenance.read_text().replace("check_vp_formula = true", "check_vp_formula = false"))
     game = load_game("hatairo", data=str(folder))
     albania = FLAG_BY_NAME["albania"].id
-    assert game.points.flag_vp[albania] == 30  # type: ignore[attr-defined]
-    assert load_game("hatairo").points.flag_vp[albania] == 3  # type: ignore[attr-defined]
+    assert game.components.flag_vp[albania] == 30  # type: ignore[attr-defined]
+    assert load_game("hatairo").components.flag_vp[albania] == 3  # type: ignore[attr-defined]
 
 
 BAD_DATA = [

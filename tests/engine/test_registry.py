@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from parlour.engine import registry
-from parlour.engine.errors import DataError
+from parlour.engine.errors import DataError, InvalidOption
 
 ENTRY_POINTS = """[parlour.games]
 crashing = crashing_game:Crashing
@@ -66,17 +66,23 @@ def test_installed_games_leave_out_the_games_registered_by_hand() -> None:
     assert "pebbles" in registry.installed_games()
 
 
+@pytest.fixture
+def empty_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registry that has not looked for its games yet."""
+    monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_INSTALLED", {})
+    monkeypatch.setattr(registry, "_BROKEN", {})
+
+
+@pytest.mark.usefixtures("empty_registry")
 def test_threads_asking_while_the_registry_fills_itself_all_find_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
     import time
 
-    monkeypatch.setattr(registry, "_GAMES", {})
-    monkeypatch.setattr(registry, "_INSTALLED", {})
-    monkeypatch.setattr(registry, "_BROKEN", {})
     entry_points = importlib.metadata.entry_points
 
     def slowly(**selection: str) -> Any:
-        time.sleep(0.2)  # the built-in games are found, the installed ones not yet
+        time.sleep(0.2)  # every game, parlour's own too, is found through the entry points
         return entry_points(**selection)
 
     monkeypatch.setattr(importlib.metadata, "entry_points", slowly)
@@ -97,3 +103,41 @@ def test_threads_asking_while_the_registry_fills_itself_all_find_every_game(monk
     for thread in [first, *others]:
         thread.join()
     assert seen == ["pebbles"] * 8
+
+
+def test_the_built_in_games_are_found_through_the_entry_points_alone() -> None:
+    """parlour's own games are declared like any plugin's: one entry point each in pyproject.toml,
+    one per game package, and the registry knows no list of its own."""
+    import tomllib
+
+    import parlour.games
+
+    root = Path(__file__).resolve().parents[2]
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"]["parlour.games"]
+    packages = {path.parent.name for path in Path(parlour.games.__path__[0]).glob("*/__init__.py")}
+    assert set(declared) == packages
+    found = {
+        entry.name: entry.value
+        for entry in importlib.metadata.entry_points(group=registry.ENTRY_POINT_GROUP)
+        if entry.dist is not None and entry.dist.name == registry.OWN_DISTRIBUTION
+    }
+    assert found == declared, "the installed metadata is stale: reinstall parlour (pip install -e .)"
+    for name, value in declared.items():
+        assert registry.game_class(name) is importlib.metadata.EntryPoint(name, value, "parlour.games").load()
+    source = Path(registry.__file__).read_text()
+    assert "pkgutil" not in source and not any(f'"{name}"' in source for name in packages)
+
+
+@pytest.mark.usefixtures("empty_registry")
+def test_an_install_without_parlours_entry_points_says_to_install_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    entry_points = importlib.metadata.entry_points
+
+    def without_parlours(**selection: str) -> Any:
+        found = entry_points(**selection)
+        return [entry for entry in found if entry.dist is None or entry.dist.name != registry.OWN_DISTRIBUTION]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", without_parlours)
+    assert "hatflings" not in registry.game_classes()
+    assert registry.broken_games()["parlour"] == registry.STALE_INSTALL
+    with pytest.raises(InvalidOption, match="no game called 'hatflings'"):
+        registry.game_class("hatflings")

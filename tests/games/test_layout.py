@@ -1,4 +1,5 @@
-"""Every game package has the same modules, and no import cycle runs between a game's modules.
+"""Every game package has the same modules and the same seam names (SEAMS), builds on the engine
+alone, and no import cycle runs between a game's modules.
 
 An import counts when it runs: at module level or inside a function (a function-local import is
 still a cycle, only deferred until the call). Imports under `if TYPE_CHECKING:` never run.
@@ -7,10 +8,18 @@ still a cycle, only deferred until the call). Imports under `if TYPE_CHECKING:` 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+
+import parlour
+from parlour.engine.conformance import state_fields
+from parlour.engine.data import parsed
+from parlour.engine.rng import Rng
 
 GAMES = ("hatflings", "hanbok_runway", "hatairo", "yamatai")
 # What a newcomer finds in every game: the Game class with its options and action space, the
@@ -136,3 +145,62 @@ def test_every_game_has_the_common_modules(game: str) -> None:
     assert not missing, f"{game} lacks {missing}"
     assert (folder / "data").is_dir()
     assert not (folder / "rules.py").exists(), f"{game}: the rules live in game.py, state.py and the phase modules"
+
+
+# The seams every game shows by the same name (docs/architecture.md, "A game package").
+SEAMS = """
+view.py        view(state, seat): the JSON-able view of `seat` (None: a spectator)
+position.py    to_move: the field holding the seat to move; set_up(game, seed): the starting position
+constants.py   PHASE_NAMES (a name for each phase number) and OVER (the phase of a finished game)
+components.py  load_components(data): the validated components of a data set
+game.py        game.components: those of the game's data set; new_state(seed) via set_up
+state.py       no determinize of its own: `hidden` declares what the engine's determinize re-draws
+"""
+
+
+def _module(game: str, name: str) -> ModuleType:
+    return importlib.import_module(f"parlour.games.{game}.{name}")
+
+
+def _defines(game: str, module: str) -> set[str]:
+    tree = ast.parse((_package_dir(game) / f"{module}.py").read_text())
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_names_its_seams_alike(game: str) -> None:
+    view = _module(game, "view").view
+    assert list(inspect.signature(view).parameters) == ["state", "seat"]
+    constants = _module(game, "constants")
+    assert constants.PHASE_NAMES[constants.OVER] in {"over", "game over"}
+    assert callable(_module(game, "components").load_components)
+    loaded = parlour.load_game(game)
+    assert loaded.components is parsed(loaded.data, _module(game, "components").load_components)
+    state = loaded.new_state(seed=0)
+    state_class = type(state)
+    position = next(cls for cls in state_class.__mro__ if cls.__module__ == f"parlour.games.{game}.position")
+    assert "to_move" in state_fields(state)
+    assert "set_up" in vars(position)
+    assert f"return {state_class.__name__}.set_up(self, seed)" in (_package_dir(game) / "game.py").read_text()
+    assert "determinize" not in _defines(game, "state") and "determinize" not in _defines(game, "position")
+    assert state_class.hidden, f"{game} declares nothing hidden: not even the generator's future?"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_seat_to_move_is_the_to_move_field(game: str) -> None:
+    state = parlour.load_game(game).new_state(seed=3)
+    chooser = Rng(4)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        assert state.current_player() == state.to_move  # type: ignore[attr-defined]
+        state.apply(chooser.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_builds_on_the_engine_not_on_the_adapters(game: str) -> None:
+    for path in _package_dir(game).glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            assert not any(name.startswith("parlour.interop") for name in names), f"{path.name} imports {names}"

@@ -10,10 +10,10 @@ import pytest
 
 import parlour
 from parlour.engine import Rng
+from parlour.engine.tensor import Features, Vocabulary
 from parlour.games.hanbok_runway import encoder as hanbok
 from parlour.games.hatflings import encoder as hatflings
 from parlour.interop.encoding import as_array
-from parlour.interop.features import Features, Vocabulary
 
 
 def hatflings_squares(features: Features, squares: Mapping[str, Any], zones: list[list[str]], me: int) -> None:

@@ -25,7 +25,7 @@ class Steps(Game):
     title = "Steps"
     summary = "a turn of several steps, for testing undo"
     perfect_information = False
-    revealing_events = ("peek",)
+    revealing_events = frozenset({"peek"})
     options_spec = (Option("players", int, 2, "number of players", choices=(2,)),)
 
     def _build_actions(self) -> list[Action]:

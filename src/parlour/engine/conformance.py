@@ -108,6 +108,7 @@ def check_game(game: Game, seed: int) -> State:
         if _all_views(state) != views[step]:
             raise ConformanceError(f"step {step}: the same seed and actions gave a different view")
         check_illegal_changes_nothing(state, rng)
+        check_clone_copies_every_field(state, f"step {step}: ")
         twin = state.clone()
         twin_before = _all_views(twin)
         copy_step = state.clone()
@@ -122,6 +123,84 @@ def check_game(game: Game, seed: int) -> State:
             raise ConformanceError(f"step {step}: determinize changed the original state")
         state.apply(action_id)
     return final
+
+
+_KEPT_WHOLE = (bool, int, float, str, bytes, frozenset, type(None), Game)
+"""Values a clone may share: they never change in place (a game never changes after construction)."""
+
+
+def state_fields(value: object) -> list[str]:
+    """Every attribute an object of a game keeps: the `__slots__` of its classes, the attributes
+    the compiled build lists for a native class, and its `__dict__`, set or not."""
+    names: dict[str, None] = {}
+    for cls in type(value).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            names[name] = None
+        for name in cls.__dict__.get("__mypyc_attrs__", ()):
+            names[name] = None
+    names.update(dict.fromkeys(getattr(value, "__dict__", {})))
+    return [name for name in names if name not in ("__dict__", "__weakref__")]
+
+
+def _snapshot(value: Any) -> Any:
+    """A comparable picture of a field's value, through lists, dicts and the game's own objects."""
+    if isinstance(value, _KEPT_WHOLE):
+        return value
+    if isinstance(value, Rng):
+        return ("Rng", value.state)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_snapshot(item) for item in value])
+    if isinstance(value, dict):
+        return ("dict", [(_snapshot(key), _snapshot(item)) for key, item in value.items()])
+    if isinstance(value, set):
+        return ("set", sorted(repr(_snapshot(item)) for item in value))
+    return (type(value).__name__, {name: _snapshot(getattr(value, name, None)) for name in state_fields(value)})
+
+
+def _shared_part(mine: Any, theirs: Any, path: str) -> str | None:
+    """Where a clone still shares something that changes in place with its original, or None."""
+    if isinstance(mine, _KEPT_WHOLE):
+        return None
+    if mine is theirs and not isinstance(mine, tuple):
+        return path
+    if isinstance(mine, (list, tuple)):
+        pairs = [(f"{path}[{i}]", a, b) for i, (a, b) in enumerate(zip(mine, theirs, strict=False))]
+    elif isinstance(mine, dict):
+        pairs = [(f"{path}[{key!r}]", item, theirs.get(key)) for key, item in mine.items()]
+    elif isinstance(mine, (set, Rng)):
+        pairs = []
+    else:
+        pairs = [
+            (f"{path}.{name}", getattr(mine, name, None), getattr(theirs, name, None)) for name in state_fields(mine)
+        ]
+    for where, a, b in pairs:
+        found = _shared_part(a, b, where)
+        if found is not None:
+            return found
+    return None
+
+
+def check_clone_copies_every_field(state: State, where: str = "") -> None:
+    """`clone` copies every field of the position: each holds the same value in the copy, and the
+    copy shares nothing that changes in place with the original (a list, a board, the generator),
+    except the fields the game's state class names in `clone_shares` (caches replaced, never
+    changed in place). A field the game adds and its `clone` forgets fails here."""
+    twin = state.clone()
+    if type(twin) is not type(state):
+        raise ConformanceError(f"{where}clone() gives a {type(twin).__name__}, not a {type(state).__name__}")
+    shares = type(state).clone_shares
+    for name in state_fields(state):
+        if not hasattr(state, name):
+            continue
+        if not hasattr(twin, name):
+            raise ConformanceError(f"{where}clone() leaves the field {name!r} unset")
+        mine, theirs = getattr(state, name), getattr(twin, name)
+        if _snapshot(mine) != _snapshot(theirs):
+            raise ConformanceError(f"{where}clone() copies the field {name!r} with another value")
+        shared = None if name in shares else _shared_part(mine, theirs, name)
+        if shared is not None:
+            raise ConformanceError(f"{where}clone() shares {shared} with the original: changing one changes both")
 
 
 def finish_randomly(state: State, seed: int) -> Any:
@@ -212,14 +291,6 @@ def _difference(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
                     return f"{name} differs: {line_a[:160]!r} / {line_b[:160]!r}"
         return f"{name} differs"
     return "nothing differs"
-
-
-def revealing_events(game: Game) -> frozenset[str]:
-    """The kinds of event that may show a seat something it could not know, such as a card drawn
-    from a deck shuffled at the start (the generator is not used at the draw, and the card's name
-    may be one the seat has seen before). A game lists them as `revealing_events` on its class."""
-    kinds: frozenset[str] = frozenset(getattr(game, "revealing_events", ()))
-    return kinds
 
 
 def _generator(state: State) -> int | None:
@@ -339,8 +410,8 @@ def _play_on(real: State, drawn: State, seat: int, rng: Rng, seen: set[str], ste
     """(c): play the same moves in the real and the drawn position; until a step shows the seat
     something new, it must see the same in both (its view, the events, who moves)."""
     real, drawn = real.clone(), drawn.clone()
-    revealing = revealing_events(real.game)
-    passing = frozenset(getattr(real.game, "passing_events", ()))
+    revealing = real.game.revealing_events
+    passing = real.game.passing_events
     before = real.view(seat)
     for step in range(steps):
         if real.is_terminal() or drawn.is_terminal():

@@ -192,6 +192,16 @@ def parsed(data: DataSet, build: Callable[[DataSet], T]) -> T:
     return result
 
 
+def game_components(
+    game: str, package: str, options: Mapping[str, Any], build: Callable[[DataSet], T]
+) -> tuple[DataSet, T]:
+    """What every game's constructor loads: the data set its options ask for (the built-in `data/`
+    of `package`, a designer's folder, or a record's stored data) and its components, validated by
+    the game's `build` (its `components.load_components`) and parsed once per content."""
+    data = game_data(game, package, options)
+    return data, parsed(data, build)
+
+
 def export(package: str, folder: str | Path, force: bool = False) -> list[Path]:
     """Write the built-in data files into `folder` (made if missing); refuses a non-empty folder unless `force`."""
     path = Path(folder).expanduser()

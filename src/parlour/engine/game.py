@@ -20,6 +20,7 @@ from parlour.engine import data
 from parlour.engine.actions import Action, Event
 from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.errors import IllegalAction
+from parlour.engine.hidden import Hidden
 from parlour.engine.options import Option, validate_options
 from parlour.engine.rng import Rng
 
@@ -67,6 +68,14 @@ class Game(abc.ABC):
     """Settings the search bots use for this game unless a spec says otherwise (for MCTS: `c`,
     `rollout`, `cutoff`, `prior`, `finish`, `fpu`, `reveal`); each game documents why its own differ
     from the bots' general defaults."""
+
+    revealing_events: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of event that may show a seat something it could not know without the generator
+    drawing, such as a card drawn from a deck shuffled at the start (its name may be one the seat
+    has seen before). The hidden-information checks and the server's undo read them."""
+    passing_events: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of event that move cards a seat has seen without showing new ones (a hand passed
+    on by someone who took a card from it): a determinization may differ in which it shows."""
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = validate_options(self.name, self.options_spec, options)
@@ -170,6 +179,13 @@ class State(abc.ABC, Generic[GameT]):
     __slots__ = ("game", "seed", "history", "_legal")
 
     game: GameT
+    clone_shares: ClassVar[frozenset[str]] = frozenset({"game", "_legal"})
+    """Fields a clone may share with its original, because nothing changes them in place (the
+    game; the legal list, replaced whole); a game adds its caches that are replaced whole."""
+    hidden: ClassVar[tuple[Hidden, ...]] = ()
+    """What a position hides from a seat, part by part (`parlour.engine.hidden`), in the order
+    `determinize` re-draws them: the generator's future, decks whose order is hidden, the game's
+    own re-draws. Empty for a game with neither hidden information nor chance."""
 
     def __init__(self, game: GameT, seed: int) -> None:
         self.game = game
@@ -242,9 +258,13 @@ class State(abc.ABC, Generic[GameT]):
     @abc.abstractmethod
     def clone(self) -> State: ...
 
-    @abc.abstractmethod
-    def determinize(self, seat: int, rng: Rng) -> State:
-        """A copy consistent with `view(seat)` whose hidden parts and future chance are re-drawn."""
+    def determinize(self, seat: int, rng: Rng) -> State[GameT]:
+        """A copy consistent with `view(seat)` whose hidden parts and future chance are re-drawn:
+        the game's `hidden` parts, each re-drawn in the copy in the order the game lists them."""
+        twin = self.clone()
+        for part in type(self).hidden:
+            part.redraw(twin, seat, rng)
+        return twin
 
     def reveal(self) -> None:  # a hook: most games have nothing to reveal
         """Let every seat know every value this copy keeps hidden; only for a determinization.

@@ -1,10 +1,10 @@
-"""The registry of games, so the engine never imports a game by name. Two sources:
+"""The registry of games, so the engine never imports a game by name.
 
-- the built-in games: every package under `parlour.games` whose `__init__` exposes `GAME` (its
-  Game class);
-- games published as their own distributions: each entry point of the `parlour.games` group names
-  a Game subclass (`nim = "parlour_nim:Nim"`) or a module exposing `GAME`. Installing such a
-  package is all it takes for `parlour games`, the server, the browser and the adapters to offer it.
+Every game, the four parlour ships as much as one published as its own distribution, is found the
+same way: each entry point of the `parlour.games` group names a Game subclass
+(`nim = "parlour_nim:Nim"`) or a module exposing `GAME`. parlour's own pyproject.toml declares its
+four games there, so installing a game's package is all it takes for `parlour games`, the server,
+the browser and the adapters to offer it.
 
 A game that fails to load is reported by `broken_games()` and refused by name with the reason; it
 never takes the other games down with it.
@@ -12,9 +12,7 @@ never takes the other games down with it.
 
 from __future__ import annotations
 
-import importlib
 import importlib.metadata
-import pkgutil
 import threading
 from typing import Any
 
@@ -22,6 +20,7 @@ from parlour.engine.errors import DataError, InvalidOption
 from parlour.engine.game import Game
 
 ENTRY_POINT_GROUP = "parlour.games"
+OWN_DISTRIBUTION = "parlour"
 
 _GAMES: dict[str, type[Game]] = {}
 _INSTALLED: dict[str, type[Game]] = {}
@@ -40,7 +39,6 @@ def _discover() -> dict[str, type[Game]]:
     with _DISCOVERY:
         if not _GAMES:
             found: dict[str, type[Game]] = {}
-            _discover_built_in(found)
             _discover_entry_points(found)
             _INSTALLED.clear()
             _INSTALLED.update(found)
@@ -48,27 +46,25 @@ def _discover() -> dict[str, type[Game]]:
     return _GAMES
 
 
-def _discover_built_in(found: dict[str, type[Game]]) -> None:
-    import parlour.games
-
-    for module in pkgutil.iter_modules(parlour.games.__path__):
-        try:
-            package = importlib.import_module(f"parlour.games.{module.name}")
-        except DataError as error:
-            # One game's damaged data file must not take every other game down with it.
-            _BROKEN[module.name] = f"{module.name} cannot be loaded, a data file is damaged: {error}"
-            continue
-        game_class = getattr(package, "GAME", None)
-        if game_class is not None:
-            found[game_class.name] = game_class
+STALE_INSTALL = (
+    "parlour's installed metadata declares none of its games (an install older than its entry points?): "
+    "install parlour again, e.g. `pip install -e .` in a source checkout"
+)
 
 
 def _discover_entry_points(found: dict[str, type[Game]]) -> None:
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    entries = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=_parlour_first)
+    if not any(_distribution(entry) == OWN_DISTRIBUTION for entry in entries):
+        _BROKEN[OWN_DISTRIBUTION] = STALE_INSTALL  # said plainly, rather than "no game called hatflings"
+    for entry in entries:
         where = f"{entry.name} (entry point {entry.value!r} of {_distribution(entry)})"
         try:
             game = _game_of(entry.load())
-        except Exception as error:  # a third-party package's fault of any kind stays its own
+        except DataError as error:
+            # One game's damaged data file must not take every other game down with it.
+            _BROKEN.setdefault(entry.name, f"{entry.name} cannot be loaded, a data file is damaged: {error}")
+            continue
+        except Exception as error:  # a package's fault of any kind stays its own
             _BROKEN.setdefault(entry.name, f"{where} cannot be loaded: {type(error).__name__}: {error}")
             continue
         if game is None:
@@ -77,6 +73,12 @@ def _discover_entry_points(found: dict[str, type[Game]]) -> None:
             _BROKEN[f"{entry.name} (duplicate)"] = f"{where} is refused: the name {game.name!r} is taken"
         else:
             found[game.name] = game
+
+
+def _parlour_first(entry: importlib.metadata.EntryPoint) -> bool:
+    """parlour's own games are found before any other distribution's: a package that names a game
+    the same is the one refused, whatever the order of the path."""
+    return _distribution(entry) != OWN_DISTRIBUTION
 
 
 def _distribution(entry: importlib.metadata.EntryPoint) -> str:

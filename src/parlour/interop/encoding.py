@@ -1,7 +1,7 @@
 """Observation tensors computed from a seat's view.
 
 Each game carries its encoder (`parlour.games.<game>.encoder`, standard library only) that turns
-`state.view(seat)` — and only that — into a `Features` of fixed length (`parlour.interop.features`).
+`state.view(seat)` — and only that — into a `Features` of fixed length (`parlour.engine.tensor`).
 Because the input is the view, a tensor can never carry what the seat may not see. This module
 finds a game's encoder and makes numpy arrays, layouts and bounds from what it builds.
 
@@ -28,7 +28,7 @@ import numpy as np
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.game import State as EngineState
-from parlour.interop.features import Features
+from parlour.engine.tensor import Features
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,6 @@ from parlour.agents import hint as search_hint
 from parlour.agents.random_agent import RandomAgent
 from parlour.deal import Deal
 from parlour.engine.actions import Action, Event
-from parlour.engine.conformance import revealing_events
 from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
 from parlour.engine.game import Game, State
 from parlour.engine.registry import game_class, game_classes
@@ -484,7 +483,7 @@ class Hub:
         if after.current_player() != seat or _generator(after) != generator:
             return False
         game = after.game
-        shows = revealing_events(game) | frozenset(getattr(game, "passing_events", ()))
+        shows = game.revealing_events | game.passing_events
         return not any(event.kind in shows for event in events)
 
     async def _commit_turn(self, table: LiveTable, seat: int, steps: list[tuple[Move, State]]) -> None:

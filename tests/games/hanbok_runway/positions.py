@@ -37,7 +37,7 @@ def turn_position(seed: int = 0, start: int = 0, seat: int | None = None, phase:
     """A mid-game position past the opening draws: empty tableaux, `seat` (default start) to act."""
     state = fresh(seed, start)
     state.phase = phase
-    state.active = start if seat is None else seat
+    state.to_move = start if seat is None else seat
     state._legal = None
     return state
 

@@ -153,7 +153,7 @@ def test_a_revealed_determinization_is_judged_by_the_values_drawn_in_it() -> Non
 def test_heuristic_of_a_finished_game_is_its_returns() -> None:
     state = turn_position()
     place_set(state, 0, "oval", "green", 2)
-    state.phase, state.active, state.triggered = 2, 1, True
+    state.phase, state.to_move, state.triggered = 2, 1, True
     state._legal = None
     state.apply("pass")
     assert state.heuristic(0) == 1.0 and state.heuristic(1) == -1.0

@@ -218,7 +218,7 @@ def test_invariants_of_section_10(seed: int) -> None:
         assert state.style_deck or not any(state.style_discard)
         assert state.fabric_deck or not any(state.fabric_discard)
         if state.phase <= 1 and state.turns_played:  # after a Pass the tableau is within the limit
-            assert state._hand_size(1 - state.active) <= comps.hand_limit
+            assert state._hand_size(1 - state.to_move) <= comps.hand_limit
         assert -1.0 <= state.heuristic(0) <= 1.0
         if state.is_terminal():  # R16: the start player went first, so an even count means equal turns
             assert state.turns_played % 2 == 0

@@ -599,7 +599,7 @@ def test_R17_cap_zero_is_off() -> None:
 
 def _finish(state: HanbokRunwayState) -> None:
     """Let seat 1 (second player) end a triggered game with a pass."""
-    state.phase, state.active, state.triggered = SETS, 1, True
+    state.phase, state.to_move, state.triggered = SETS, 1, True
     state._legal = None
     state.apply("pass")
     assert state.is_terminal()

@@ -12,16 +12,8 @@ from typing import Any
 
 import parlour
 from parlour.games.hatflings.board import NAMES, parse_square
-from parlour.games.hatflings.pieces import (
-    ALL_SPECIALS,
-    DANCE,
-    JOKER,
-    KIND_NAMES,
-    OBJECT_CODES,
-    PUDDLE,
-    SOURCE_KINDS,
-    halfling,
-)
+from parlour.games.hatflings.constants import DANCE
+from parlour.games.hatflings.pieces import ALL_SPECIALS, JOKER, KIND_NAMES, OBJECT_CODES, PUDDLE, SOURCE_KINDS, halfling
 from parlour.games.hatflings.state import HatflingsState
 
 KIND_LETTERS = {"n": 1, "j": JOKER, "c": 3, "f": 4, "k": 5, "g": 6, "s": 7, "x": 8}
@@ -71,7 +63,7 @@ def position(
     state.specials = list(special_pools)
     state.puddle_supply = state.game.puddles - puddles
     state.started = started
-    state.captain = state.mover = to_move
+    state.captain = state.to_move = to_move
     state.phase = DANCE
     state.turns = 10
     state.lander = -1

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import parlour
 from parlour.engine import Rng
+from parlour.games.hatflings.constants import DANCE
 from parlour.games.hatflings.masks import FLOOR, OWN, WALLS, mask
-from parlour.games.hatflings.pieces import BARREL, DANCE, PUDDLE
+from parlour.games.hatflings.pieces import BARREL, PUDDLE
 from parlour.games.hatflings.state import HatflingsState
 
 from .positions import position

@@ -11,7 +11,7 @@ import pytest
 import parlour
 from parlour.engine import DataError, IllegalAction, Rng
 from parlour.games.hatflings import components
-from parlour.games.hatflings.pieces import PIG_MOVE
+from parlour.games.hatflings.constants import PIG_MOVE
 
 from .positions import at, kinds, position
 

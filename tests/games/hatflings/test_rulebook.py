@@ -6,7 +6,7 @@ import pytest
 
 import parlour
 from parlour.engine import IllegalAction
-from parlour.games.hatflings.pieces import DANCE, PIG_MOVE, PIG_SETUP, PUDDLE_CHOICE, SCENE
+from parlour.games.hatflings.constants import DANCE, PIG_MOVE, PIG_SETUP, PUDDLE_CHOICE, SCENE
 
 from .positions import at, kinds, labels, position, specials, square
 

@@ -6,7 +6,8 @@ import pytest
 
 import parlour
 from parlour.engine import IllegalAction, InvalidOption, Rng
-from parlour.games.hatflings.pieces import ALL_SPECIALS, OVER, PIG_MOVE, PIG_SETUP, PUDDLE_CHOICE, SCENE
+from parlour.games.hatflings.constants import OVER, PIG_MOVE, PIG_SETUP, PUDDLE_CHOICE, SCENE
+from parlour.games.hatflings.pieces import ALL_SPECIALS
 
 from .positions import at, kinds, labels, position, specials, square
 

@@ -19,8 +19,8 @@ def _dump(view: dict[str, object]) -> str:
 
 def test_views_hide_both_decks_and_the_face_down_fleet() -> None:
     state = fresh(4, seed=21)
-    codes = [t.code for t in state.game.parts.buildings]
-    names = [s.name for s in state.game.parts.specialists]
+    codes = [t.code for t in state.game.components.buildings]
+    names = [s.name for s in state.game.components.specialists]
     for seat in (None, 0, 1, 2, 3):
         text = _dump(state.view(seat))
         assert not any(f'"{codes[t]}"' in text for t in state.deck)
@@ -199,7 +199,7 @@ def _exchange_in_front_of_everyone() -> YamataiState:
     play(state, "take fleet tile 3", "use the fleet power", "put B11 in the row instead of B21")
     while state.preview:
         state.apply(state.legal_actions()[0])
-    assert state.seat == 1 and state.phase != PREVIEW_ORDER
+    assert state.to_move == 1 and state.phase != PREVIEW_ORDER
     return state
 
 
@@ -312,7 +312,7 @@ def _hidden_twin(state: YamataiState, seat: int, rng: Rng) -> YamataiState:
     tiles within each batch and the generator's future. `seat` cannot tell this world from the real one.
     """
     world = state.clone()
-    others_preview = bool(world.preview) and world.seat != seat
+    others_preview = bool(world.preview) and world.to_move != seat
     tiles = world.deck + (world.preview if others_preview else [])
     near = {tile(code) for code in _near_top(state, seat)}
     free = [i for i in range(len(tiles) - world.known_top[seat]) if tiles[i] not in near]

@@ -218,7 +218,7 @@ def test_specialist_treasurer_only_with_group_coins() -> None:
 def test_specialist_tax_collector_four_coins_a_point() -> None:
     state = bare()
     state.coins[0] = 13
-    state.specs[0] = 1 << next(s.index for s in state.game.parts.specialists if s.name == "Tax Collector")
+    state.specs[0] = 1 << next(s.index for s in state.game.components.specialists if s.name == "Tax Collector")
     assert state.scores()[0].breakdown["coins"] == 3
 
 
@@ -265,7 +265,7 @@ def test_specialist_navigator_branches_once() -> None:
 def test_specialist_shipwright_adds_a_bamboo_boat_if_any_left() -> None:
     for left, expected in ((5, 1), (0, 0)):
         state = bare()
-        state.specs[0] = 1 << next(s.index for s in state.game.parts.specialists if s.name == "Shipwright")
+        state.specs[0] = 1 << next(s.index for s in state.game.components.specialists if s.name == "Shipwright")
         state.reserve[colour("bamboo")] = left
         seat_first(state, 0)
         state.fleet_track[0] = 5  # wood + stone
@@ -277,7 +277,7 @@ def test_specialist_shipwright_adds_a_bamboo_boat_if_any_left() -> None:
 
 def test_specialist_scholar_scores_leftover_tokens() -> None:
     state = bare()
-    state.specs[0] = 1 << next(s.index for s in state.game.parts.specialists if s.name == "Scholar")
+    state.specs[0] = 1 << next(s.index for s in state.game.components.specialists if s.name == "Scholar")
     state.culture[0:6] = [2, 1, 0, 0, 2, 0]
     assert state.scores()[0].breakdown["leftover culture"] == 2
 
@@ -286,7 +286,7 @@ def test_specialist_envoy_two_different_tokens() -> None:
     state = bare()
     state.culture[0:6] = [0, 1, 0, 0, 1, 0]
     turn(state, phase=r.RECRUIT, specialists=("Envoy",))
-    name = state.game.parts.specialists[state.spec_track[0]].name
+    name = state.game.components.specialists[state.spec_track[0]].name
     play(state, f"recruit the {name}")
     assert labels(state) == ["pay green and beige tokens"]
     play(state, "pay green and beige tokens")

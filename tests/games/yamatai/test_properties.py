@@ -19,7 +19,7 @@ def _check_conservation(state: YamataiState, spent_tokens: int) -> None:
         for c in range(5):
             boats[c] += state.harbour[5 * seat + c]
     assert sum(boats) + sum(state.discarded) == 80
-    assert all(boats[c] <= stock for c, stock in enumerate(state.game.parts.boat_stock))
+    assert all(boats[c] <= stock for c, stock in enumerate(state.game.components.boat_stock))
     tokens = sum(1 for k in state.island_token if k >= 0) + sum(state.culture)
     assert tokens + spent_tokens == 30
     on_track = sorted(t for t in state.fleet_track if t)

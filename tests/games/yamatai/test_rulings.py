@@ -39,7 +39,7 @@ def test_R1_fleet_power_is_used_once_and_lost_at_the_end_of_the_turn() -> None:
     state = turn(bare(), fleet=1, hand={}, phase=r.RECRUIT)
     assert labels(state) == ["end the turn", "use the fleet power"]
     play(state, "end the turn")
-    assert state.coins[0] == 10 and state.seat != 0 and state.phase == r.FLEET and not state.power_ready
+    assert state.coins[0] == 10 and state.to_move != 0 and state.phase == r.FLEET and not state.power_ready
 
 
 def test_R2_money_and_prestige_tokens_are_unlimited() -> None:
@@ -52,11 +52,11 @@ def test_R2_money_and_prestige_tokens_are_unlimited() -> None:
 
 def test_R3_an_exhausted_colour_gives_nothing() -> None:
     state = fresh(4, seed=0)
-    number = next(n for n in state.fleet_track[:5] if state.game.parts.fleet[n - 1].boats[colour("bamboo")])
+    number = next(n for n in state.fleet_track[:5] if state.game.components.fleet[n - 1].boats[colour("bamboo")])
     state.reserve[colour("bamboo")] = 0
     state._legal = None
     play(state, f"take fleet tile {number}")
-    assert state.hand[colour("bamboo")] == 0 and state.coins[state.seat] == 10
+    assert state.hand[colour("bamboo")] == 0 and state.coins[state.to_move] == 10
 
 
 def test_R4_any_boat_held_this_turn_may_be_sold() -> None:
@@ -257,7 +257,7 @@ def test_R18_recruit_payment_and_spent_tokens_leave_the_game() -> None:
     state = bare()
     state.culture[0:6] = [0, 0, 0, 0, 2, 0]
     turn(state, phase=r.RECRUIT)
-    name = state.game.parts.specialists[state.spec_track[0]].name
+    name = state.game.components.specialists[state.spec_track[0]].name
     play(state, f"recruit the {name}", "pay two beige tokens")
     assert sum(state.culture) == 0 and all(k == -1 for k in state.island_token)
 
@@ -480,7 +480,7 @@ def test_R36_phases_without_choice_are_skipped() -> None:
     state.coins[0] = 0
     state._legal = None
     state._advance()
-    assert state.seat != 0 and state.phase == r.FLEET  # nothing to trade, place, collect, keep or recruit
+    assert state.to_move != 0 and state.phase == r.FLEET  # nothing to trade, place, collect, keep or recruit
 
 
 def test_R37_empty_deck_ends_nothing_unless_a_refill_is_needed() -> None:
@@ -548,7 +548,7 @@ def test_R41_a_power_without_target_cannot_be_used(fleet: int, setup: object) ->
 
 def test_R41_build_minus_one_is_never_a_separate_action() -> None:
     state = turn(bare(), fleet=9, hand={"bamboo": 1}, phase=r.TRADE)
-    assert state.seat == 0 and "use the fleet power" not in labels(state) and state.minus_one
+    assert state.to_move == 0 and "use the fleet power" not in labels(state) and state.minus_one
 
 
 def test_R42_moving_the_last_boat_moves_the_chain_end() -> None:
@@ -564,7 +564,7 @@ def test_R42_removing_the_last_boat_ends_placement_and_its_claims() -> None:
     turn(state, fleet=8, hand={"bamboo": 2})
     play(state, "place bamboo boat at S007", "use the fleet power", "remove the boat on S007")
     # no further boat, no Collect: the turn runs out by itself, the second boat goes to the harbour
-    assert state.seat != 0 and state.culture[0] == 0 and state.island_token[island("I01")] >= 0
+    assert state.to_move != 0 and state.culture[0] == 0 and state.island_token[island("I01")] >= 0
     assert state.harbour[:5] == [1, 0, 0, 0, 0] and state.spot_boat[spot("S007")] == -1
 
 
@@ -607,7 +607,7 @@ def test_R44_targets_of_sacred_ground_reserve_and_swap_boats() -> None:
 def test_R44_reserved_tile_can_be_built_the_same_turn() -> None:
     state = bare()
     put_boats(state, S022="wood")
-    code = state.game.parts.buildings[state.row[2]].code
+    code = state.game.components.buildings[state.row[2]].code
     state.row[2] = tile("B02")
     turn(state, fleet=6, hand={"bamboo": 1}, phase=r.TRADE)
     play(state, "use the fleet power", "reserve B02")
@@ -649,7 +649,7 @@ def test_R47_a_player_out_of_buildings_plays_the_round_out() -> None:
             fleet_turns.append(state.current_player())
         if state.current_player() == 0 and state.phase == r.CHOOSE:
             builds = [a for a in state.legal_actions() if a.kind == "build"]
-            assert all(not state.game.parts.buildings[tile(a.param("tile"))].standard for a in builds)
+            assert all(not state.game.components.buildings[tile(a.param("tile"))].standard for a in builds)
         state.apply(state.legal_actions()[0])
     assert fleet_turns == [1, 0, 1]  # seat 0's second turn of the round is still played
     assert state.end_reason == "A" and state.round_no == 1
@@ -726,6 +726,6 @@ def test_R42_swapping_the_last_boat_moves_the_chain_end_with_it() -> None:
     turn(state, fleet=7, hand={"bamboo": 2})
     play(state, "place bamboo boat at S007", "use the fleet power", "swap the boat on S007", "with the boat on S050")
     assert state.placed == [spot("S050")] and state.spot_boat[spot("S007")] == colour("gold")
-    board = state.game.parts.board
+    board = state.game.components.board
     around = {board.spot_ids[t] for t in board.spot_neighbours[spot("S050")]}
     assert {a.param("spot") for a in state.legal_actions() if a.kind == "place"} == around

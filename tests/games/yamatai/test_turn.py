@@ -15,14 +15,14 @@ def test_phase_I_choose_a_fleet_tile_takes_its_boats_and_meeple() -> None:
     state = fresh(4, seed=3)
     seat = state.current_player()
     number = state.fleet_track[0]
-    boats = state.game.parts.fleet[number - 1].boats
+    boats = state.game.components.fleet[number - 1].boats
     state.apply(f"take fleet tile {number}")
     assert state.hand == list(boats)
     assert number not in state.fleet_track and state.turn_fleets == [number]
     assert [state.reserve[c] for c in range(5)] == [
-        s - b for s, b in zip(state.game.parts.boat_stock, boats, strict=True)
+        s - b for s, b in zip(state.game.components.boat_stock, boats, strict=True)
     ]
-    assert state.seat == seat and state.tile == number
+    assert state.to_move == seat and state.tile == number
 
 
 def test_phase_I_only_face_up_tiles_can_be_taken() -> None:
@@ -149,7 +149,7 @@ def test_phase_V_recruit_with_two_identical_tokens_takes_the_coins() -> None:
     state.spec_coins[2] = 4
     state.culture[0:6] = [2, 0, 0, 0, 0, 0]
     turn(state, phase=r.RECRUIT)
-    name = state.game.parts.specialists[slot_specialist].name
+    name = state.game.components.specialists[slot_specialist].name
     play(state, f"recruit the {name}")
     assert labels(state) == ["pay two orange tokens"]
     play(state, "pay two orange tokens")
@@ -161,7 +161,7 @@ def test_phase_V_recruit_with_three_different_tokens_and_only_one_per_turn() -> 
     state = bare()
     state.culture[0:6] = [1, 1, 1, 2, 0, 0]
     turn(state, phase=r.RECRUIT)
-    name = state.game.parts.specialists[state.spec_track[0]].name
+    name = state.game.components.specialists[state.spec_track[0]].name
     play(state, f"recruit the {name}")
     assert "pay orange, green and violet tokens" in labels(state) and "pay two blue tokens" in labels(state)
     play(state, "pay orange, green and violet tokens")
@@ -206,7 +206,7 @@ def test_two_players_harbour_carries_into_the_second_turn() -> None:
         state.apply(state.legal_actions()[0])
     second = next(t for t in state.fleet_track[:5] if t)
     play(state, f"take fleet tile {second}")
-    fleet = state.game.parts.fleet[second - 1].boats
+    fleet = state.game.components.fleet[second - 1].boats
     assert state.hand == [k + f for k, f in zip(kept, fleet, strict=True)]
 
 

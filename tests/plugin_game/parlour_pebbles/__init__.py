@@ -3,6 +3,4 @@ misère variant, loses). A game of its own distribution, with no board module of
 
 from parlour_pebbles.game import Pebbles, PebblesState
 
-GAME = Pebbles
-
-__all__ = ["GAME", "Pebbles", "PebblesState"]
+__all__ = ["Pebbles", "PebblesState"]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from parlour.engine.game import Game
-from parlour.interop.features import Features
+from parlour.engine.tensor import Features
 
 LARGEST_HEAP = 15
 

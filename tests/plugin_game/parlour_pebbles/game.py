@@ -29,16 +29,16 @@ class Pebbles(Game):
 
 
 class PebblesState(State):
-    __slots__ = ("heap", "mover", "last_taker")
+    __slots__ = ("heap", "to_move", "last_taker")
 
     def __init__(self, game: Pebbles, seed: int, heap: int) -> None:
         super().__init__(game, seed)
         self.heap = heap
-        self.mover = 0
+        self.to_move = 0
         self.last_taker = TERMINAL
 
     def current_player(self) -> int:
-        return TERMINAL if self.heap == 0 else self.mover
+        return TERMINAL if self.heap == 0 else self.to_move
 
     def _legal_now(self) -> list[Action]:
         return list(self.game.actions[: min(MOST, self.heap)])
@@ -49,9 +49,9 @@ class PebblesState(State):
     def _apply(self, action: Action) -> list[Event]:
         taken = action.param("pebbles")
         self.heap -= taken
-        self.last_taker = self.mover
-        event = Event("take", f"seat {self.mover} takes {taken}", {"seat": self.mover, "pebbles": taken})
-        self.mover = (self.mover + 1) % self.game.num_players
+        self.last_taker = self.to_move
+        event = Event("take", f"seat {self.to_move} takes {taken}", {"seat": self.to_move, "pebbles": taken})
+        self.to_move = (self.to_move + 1) % self.game.num_players
         return [event]
 
     def is_terminal(self) -> bool:
@@ -74,11 +74,8 @@ class PebblesState(State):
     def clone(self) -> PebblesState:
         twin = PebblesState.__new__(PebblesState)
         self._copy_base_into(twin)
-        twin.heap, twin.mover, twin.last_taker = self.heap, self.mover, self.last_taker
+        twin.heap, twin.to_move, twin.last_taker = self.heap, self.to_move, self.last_taker
         return twin
-
-    def determinize(self, seat: int, rng: Rng) -> PebblesState:
-        return self.clone()  # nothing is hidden
 
     def render(self, seat: int | None = None) -> str:
         return f"heap: {'o' * self.heap} ({self.heap}), seat {self.current_player()} to move"

@@ -3,6 +3,4 @@
 from parlour.games.hanbok_runway.game import HanbokRunway
 from parlour.games.hanbok_runway.state import HanbokRunwayState
 
-GAME = HanbokRunway
-
-__all__ = ["GAME", "HanbokRunway", "HanbokRunwayState"]
+__all__ = ["HanbokRunway", "HanbokRunwayState"]

@@ -11,9 +11,9 @@ from collections.abc import Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any
 
 from parlour.engine.game import Game
+from parlour.engine.tensor import Features, Vocabulary
 from parlour.games.hanbok_runway.components import SYMBOLS
-from parlour.games.hanbok_runway.view import PHASE_NAMES
-from parlour.interop.features import Features, Vocabulary
+from parlour.games.hanbok_runway.constants import PHASE_NAMES
 
 if TYPE_CHECKING:
     from parlour.games.hanbok_runway.state import HanbokRunwayState

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from parlour.engine import Action, Game, Option
-from parlour.engine.data import DATA_OPTION, game_data, parsed
+from parlour.engine.data import DATA_OPTION, game_components
 from parlour.games.hanbok_runway.components import PACKAGE, SYMBOLS, Components, load_components
 from parlour.games.hanbok_runway.constants import (
     DISCARD_FABRIC,
@@ -79,8 +79,7 @@ class HanbokRunway(Game):
 
     def __init__(self, **options: Any) -> None:
         # Each game reads its own data set (built-in or a designer's folder), parsed once per content.
-        self.data = game_data(self.name, PACKAGE, options)
-        self.components = parsed(self.data, load_components)
+        self.data, self.components = game_components(self.name, self.data_package, options, load_components)
         if "safety_turn_cap" not in options:  # a data folder's config.toml sets the default turn limit
             options = {**options, "safety_turn_cap": self.components.safety_turn_cap}
         super().__init__(**options)
@@ -94,7 +93,7 @@ class HanbokRunway(Game):
         return self.moves.actions
 
     def new_state(self, seed: int = 0) -> HanbokRunwayState:
-        return HanbokRunwayState.setup(self, seed)
+        return HanbokRunwayState.set_up(self, seed)
 
 
 @dataclass(frozen=True)

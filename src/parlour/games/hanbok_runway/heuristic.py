@@ -129,10 +129,10 @@ def pairings_left(state: HanbokRunwayState, player: int) -> int:
     comps = state.game.components
     left = comps.max_sets_per_player - len(state.set_tokens[player])
     if state.triggered:
-        if player == state.active:
+        if player == state.to_move:
             turn = 0 if state.phase == DISCARD else comps.max_sets_per_turn - state.sets_this_turn
         else:
-            turn = comps.max_sets_per_turn if state.active == state.start else 0
+            turn = comps.max_sets_per_turn if state.to_move == state.start else 0
         left = min(left, turn)
     return max(0, left)
 

@@ -34,7 +34,7 @@ class HanbokRunwayPosition(State["HanbokRunway"]):
 
     __slots__ = (
         "phase",
-        "active",
+        "to_move",
         "start",
         "turns_played",
         "sets_this_turn",
@@ -66,7 +66,7 @@ class HanbokRunwayPosition(State["HanbokRunway"]):
         colours = len(comps.colours)
         tokens = colours * comps.tokens_per_colour
         self.phase = INITIAL_DRAW
-        self.active = 0
+        self.to_move = 0
         self.start = 0
         self.turns_played = 0
         self.sets_this_turn = 0
@@ -94,13 +94,13 @@ class HanbokRunwayPosition(State["HanbokRunway"]):
         self.rng = Rng(seed)
 
     @classmethod
-    def setup(cls, game: HanbokRunway, seed: int) -> Self:
+    def set_up(cls, game: HanbokRunway, seed: int) -> Self:
         """Shuffle both decks and every queue from the seed, and choose the start player."""
         state = cls(game, seed)
         comps = game.components
         rng = state.rng
         chosen = game.options["start_player"]
-        state.start = state.active = rng.randrange(2) if chosen < 0 else chosen
+        state.start = state.to_move = rng.randrange(2) if chosen < 0 else chosen
         state.style_deck = list(comps.style_cards)
         state.fabric_deck = list(comps.fabric_cards)
         rng.shuffle_sparingly(state.style_deck)
@@ -119,7 +119,7 @@ class HanbokRunwayPosition(State["HanbokRunway"]):
     # --- the protocol -------------------------------------------------------------------
 
     def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.active
+        return TERMINAL if self.phase == OVER else self.to_move
 
     def is_terminal(self) -> bool:
         return self.phase == OVER

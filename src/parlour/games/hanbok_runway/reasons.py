@@ -66,7 +66,7 @@ def _cards(count: int) -> str:
 
 def _make_set(state: HanbokRunwayState, symbol: int, kind: int, colour: int) -> str:
     comps = state.game.components
-    seat = state.active
+    seat = state.to_move
     if state.sets_this_turn >= comps.max_sets_per_turn:
         return f"at most {comps.max_sets_per_turn} sets may be made in one turn"
     if len(state.set_tokens[seat]) >= comps.max_sets_per_player:
@@ -88,7 +88,7 @@ def _oval(state: HanbokRunwayState, effect: int, token: int) -> str:
         if position < state.taken[colour]:
             return f"{name} has already left the queue"
         return f"{name} is face-up: only a face-down token can be peeked at"
-    if state.owner[token] == state.active:
+    if state.owner[token] == state.to_move:
         return f"{name} is your own token: the oval flips only the opponent's"
     if state.owner[token] < 0:
         return f"{name} is still in the queue: the oval flips only a token the opponent has taken"

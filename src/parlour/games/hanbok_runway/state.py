@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.engine import Action, Event, Rng
+from parlour.engine.hidden import Deck, Generator, Rule
 from parlour.games.hanbok_runway.components import SYMBOLS
 from parlour.games.hanbok_runway.constants import (
     ALL_SEATS,
@@ -43,6 +44,10 @@ class HanbokRunwayState(Turn):
 
     __slots__ = ()
 
+    # The generator's future; the decks' order (the discard piles, tableaux and sets are public, so
+    # each deck's contents are known); the values of the tokens the seat does not know.
+    hidden = (Generator(), Deck("style_deck", "fabric_deck", sparingly=True), Rule("_redraw_token_values"))
+
     def _apply(self, action: Action) -> list[Event]:
         effect, first, second, third = self.game.effects[action.id]
         if effect == DRAW_SPLIT:
@@ -56,10 +61,10 @@ class HanbokRunwayState(Turn):
         if effect == FLIP:
             return self._flip(first)
         if effect == DISCARD_STYLE:
-            self.tableau_style[self.active][first] -= 1
+            self.tableau_style[self.to_move][first] -= 1
             self.discarding.append(first)
             return self._discarded(SYMBOLS[first])
-        self.tableau_fabric[self.active][first] -= 1
+        self.tableau_fabric[self.to_move][first] -= 1
         self.discarding.append(len(SYMBOLS) + first)
         return self._discarded(self.game.components.kind_label(first))
 
@@ -83,7 +88,7 @@ class HanbokRunwayState(Turn):
                 actions[moves.flip_base + t] for t in self._flippable()
             ]
         if phase == DISCARD:
-            seat = self.active
+            seat = self.to_move
             base = moves.discard_style_base
             legal = [actions[base + s] for s, n in enumerate(self.tableau_style[seat]) if n]
             base = moves.discard_fabric_base
@@ -96,9 +101,9 @@ class HanbokRunwayState(Turn):
         return why_illegal(self, action)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from parlour.games.hanbok_runway.view import build_view
+        from parlour.games.hanbok_runway.view import view
 
-        return build_view(self, seat)
+        return view(self, seat)
 
     def render(self, seat: int | None = None) -> str:
         from parlour.games.hanbok_runway.render import render
@@ -118,7 +123,7 @@ class HanbokRunwayState(Turn):
         twin = HanbokRunwayState.__new__(HanbokRunwayState)
         self._copy_base_into(twin)
         twin.phase = self.phase
-        twin.active = self.active
+        twin.to_move = self.to_move
         twin.start = self.start
         twin.turns_played = self.turns_played
         twin.sets_this_turn = self.sets_this_turn
@@ -144,28 +149,16 @@ class HanbokRunwayState(Turn):
         twin.rng = self.rng.clone()
         return twin
 
-    def determinize(self, seat: int, rng: Rng) -> HanbokRunwayState:
-        """A copy with deck order, the values `seat` does not know and the generator's future re-drawn.
-
-        Within each colour the unknown tokens swap values among themselves: the values a colour's
-        tokens carry stay exactly its component values, and every value `seat` knows stays put.
-        The discard piles, tableaux and sets are public, so each deck's contents are fixed; only
-        their order is hidden.
-        """
-        twin = self.clone()
-        twin.rng = rng.spawn()
-        # Hidden things are sorted before they are shuffled, so the copy depends only on what
-        # `seat` sees and on `rng`, never on the order the hidden cards happen to lie in.
-        twin.style_deck.sort()
-        twin.fabric_deck.sort()
-        rng.shuffle_sparingly(twin.style_deck)
-        rng.shuffle_sparingly(twin.fabric_deck)
+    def _redraw_token_values(self, seat: int, rng: Rng) -> None:
+        """Within each colour the VP tokens `seat` does not know swap values among themselves: the
+        values a colour's tokens carry stay exactly its component values, and every value `seat`
+        knows stays put. Sorted before they are shuffled, so the copy depends only on what `seat`
+        sees and on `rng`."""
         per_colour = self.game.components.tokens_per_colour
         bit = 1 << seat
-        for first in range(0, len(twin.value), per_colour):
+        for first in range(0, len(self.value), per_colour):
             unknown = [t for t in range(first, first + per_colour) if not self.known[t] & bit]
-            values = sorted(twin.value[t] for t in unknown)
+            values = sorted(self.value[t] for t in unknown)
             rng.shuffle_sparingly(values)
             for token, value in zip(unknown, values, strict=True):
-                twin.value[token] = value
-        return twin
+                self.value[token] = value

@@ -41,7 +41,7 @@ class Turn(HanbokRunwayPosition):
         comps = self.game.components
         return (
             self.sets_this_turn < comps.max_sets_per_turn
-            and len(self.set_tokens[self.active]) < comps.max_sets_per_player
+            and len(self.set_tokens[self.to_move]) < comps.max_sets_per_player
         )
 
     def _set_actions(self) -> list[Action]:
@@ -51,7 +51,7 @@ class Turn(HanbokRunwayPosition):
         offers = game.moves.kind_offers
         offered = [
             pair
-            for kind in compress(game.kind_range, self.tableau_fabric[self.active])
+            for kind in compress(game.kind_range, self.tableau_fabric[self.to_move])
             for pair, colour in offers[kind]
             if taken[colour] < per_colour
         ]
@@ -60,7 +60,7 @@ class Turn(HanbokRunwayPosition):
         by_symbol = game.moves.set_actions
         return [
             by_symbol[symbol][pair]
-            for symbol in compress(game.symbol_range, self.tableau_style[self.active])
+            for symbol in compress(game.symbol_range, self.tableau_style[self.to_move])
             for pair in offered
         ]
 
@@ -74,16 +74,16 @@ class Turn(HanbokRunwayPosition):
         """The opponent's face-down tokens of the oval colour (R12b)."""
         per_colour = self.game.components.tokens_per_colour
         face_up = self.face_up
-        return [t for t in self.set_tokens[1 - self.active] if t // per_colour == self.oval_colour and not face_up[t]]
+        return [t for t in self.set_tokens[1 - self.to_move] if t // per_colour == self.oval_colour and not face_up[t]]
 
     def _draw_step(self, styles: int, fabrics: int) -> list[Event]:
-        seat = self.active
+        seat = self.to_move
         events = self._draw_cards(seat, styles, fabrics)
         if self.phase == INITIAL_DRAW:
             if seat == self.start:
-                self.active = 1 - seat
+                self.to_move = 1 - seat
             else:
-                self.active = self.start
+                self.to_move = self.start
                 self.phase = DRAW
         else:
             self.phase = SETS
@@ -135,7 +135,7 @@ class Turn(HanbokRunwayPosition):
 
     def _make_set(self, symbol: int, kind: int, colour: int) -> list[Event]:
         """Section 5: the two cards become a set, earn the queue's first token, resolve the symbol."""
-        seat = self.active
+        seat = self.to_move
         comps = self.game.components
         self.tableau_style[seat][symbol] -= 1
         self.tableau_fabric[seat][kind] -= 1
@@ -210,7 +210,7 @@ class Turn(HanbokRunwayPosition):
         return empty >= comps.end_trigger_empty_colours or most_sets >= comps.end_trigger_sets
 
     def _peek(self, token: int) -> list[Event]:
-        seat = self.active
+        seat = self.to_move
         comps = self.game.components
         colour, position = divmod(token, comps.tokens_per_colour)
         self.known[token] |= 1 << seat
@@ -227,7 +227,7 @@ class Turn(HanbokRunwayPosition):
         )
 
     def _flip(self, token: int) -> list[Event]:
-        seat = self.active
+        seat = self.to_move
         comps = self.game.components
         colour, position = divmod(token, comps.tokens_per_colour)
         self.face_up[token] = True
@@ -244,7 +244,7 @@ class Turn(HanbokRunwayPosition):
         ]
 
     def _pass(self) -> list[Event]:
-        seat = self.active
+        seat = self.to_move
         events = [Event("pass", f"seat {seat} passes", {"seat": seat})]
         if self._hand_size(seat) > self.game.components.hand_limit:
             self.phase = DISCARD  # R15: the player names the cards to discard, one at a time
@@ -252,7 +252,7 @@ class Turn(HanbokRunwayPosition):
         return events + self._end_turn()
 
     def _discarded(self, card: str) -> list[Event]:
-        seat = self.active
+        seat = self.to_move
         events = [Event("discard", f"seat {seat} discards {card}", {"seat": seat, "card": card})]
         if self._hand_size(seat) > self.game.components.hand_limit:
             return events
@@ -274,9 +274,9 @@ class Turn(HanbokRunwayPosition):
         if not self.triggered and cap and self.turns_played >= cap:
             self.triggered = True
             events.append(Event("end triggered", f"the safety cap of {cap} turns is reached", {"cap": cap}))
-        if self.triggered and self.active != self.start:
+        if self.triggered and self.to_move != self.start:
             return events + self._finish()
-        self.active = 1 - self.active
+        self.to_move = 1 - self.to_move
         self.phase = DRAW
         self.sets_this_turn = 0
         return events

@@ -47,7 +47,7 @@ def _discarding(state: HanbokRunwayState, kinds: list[str]) -> dict[str, dict[st
     return {"style": _counts(SYMBOLS, style), "fabric": _counts(kinds, fabric)}
 
 
-def build_view(state: HanbokRunwayState, seat: int | None) -> dict[str, Any]:
+def view(state: HanbokRunwayState, seat: int | None) -> dict[str, Any]:
     comps = state.game.components
     kinds = [comps.kind_label(k) for k in range(len(comps.fabric_kinds))]
     per_colour = comps.tokens_per_colour

@@ -4,6 +4,4 @@ drafting variants, solo mode)."""
 from parlour.games.hatairo.game import Hatairo
 from parlour.games.hatairo.state import HatairoState
 
-GAME = Hatairo
-
-__all__ = ["GAME", "Hatairo", "HatairoState"]
+__all__ = ["Hatairo", "HatairoState"]

@@ -313,7 +313,7 @@ class Points:
 
     The rest of the cards (names, pigments, bonuses, features, motif kinds, tile topographies) make
     the action space and the rules' tables, which every Hatairo game shares: a folder must keep
-    them as the built-in data has them (`load_points` refuses a change, naming the cell)."""
+    them as the built-in data has them (`load_components` refuses a change, naming the cell)."""
 
     flag_vp: tuple[int, ...]
     motif_vp: tuple[int, ...]  # per motif id; 0 for type-II motifs
@@ -340,7 +340,7 @@ POINTS = points_of(FLAGS, MOTIFS, TILES)
 """The built-in data's points."""
 
 
-def load_points(data: DataSet) -> Points:
+def load_components(data: DataSet) -> Points:
     """A data set's points, after the full validation of its files and a check that only the value
     columns (VALUE_COLUMNS) and notes differ from the built-in data."""
     flags = load_flags(load_checks(data), data)

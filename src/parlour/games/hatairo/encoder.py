@@ -9,10 +9,10 @@ from collections.abc import Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any
 
 from parlour.engine.game import Game
+from parlour.engine.tensor import Features, Vocabulary
 from parlour.games.hatairo.components import COLOURS, FLAGS, MOTIFS, TILES, TOPOGRAPHIES
 from parlour.games.hatairo.constants import DISCARDING, PHASE_NAMES
 from parlour.games.hatairo.view import sees_board
-from parlour.interop.features import Features, Vocabulary
 
 if TYPE_CHECKING:
     from parlour.games.hatairo.state import HatairoState

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from parlour.engine import Action, Game, InvalidOption, Option
-from parlour.engine.data import DATA_OPTION, game_data, parsed
-from parlour.games.hatairo.components import PACKAGE, load_points
+from parlour.engine.data import DATA_OPTION, game_components
+from parlour.games.hatairo.components import PACKAGE, load_components
 from parlour.games.hatairo.constants import MARKET_TABLE, VARIANTS
 from parlour.games.hatairo.moves import (
     ActionTable,
@@ -73,8 +73,7 @@ class Hatairo(Game):
     def __init__(self, **options: Any) -> None:
         # A data folder may change what flags, motifs and tiles score (components.Points); the rules
         # read these values from the game, parsed once per content.
-        self.data = game_data(self.name, PACKAGE, options)
-        self.points = parsed(self.data, load_points)
+        self.data, self.components = game_components(self.name, self.data_package, options, load_components)
         super().__init__(**options)
         if self.options["players"] == 1 and "drafting" in self.options["variant"]:
             raise InvalidOption("hatairo: the drafting variant needs 2-4 players (solo mode keeps 3 of 9 flags)")
@@ -91,4 +90,4 @@ class Hatairo(Game):
         return self.table.actions
 
     def new_state(self, seed: int = 0) -> HatairoState:
-        return HatairoState.start(self, seed)
+        return HatairoState.set_up(self, seed)

@@ -151,7 +151,7 @@ def horizon(state: HatairoState) -> float:
 def values(state: HatairoState) -> list[float]:
     result = []
     columns = state.game.columns
-    points = state.game.points
+    points = state.game.components
     future = horizon(state)
     for seat, board in enumerate(state.boards):
         palette = board.palette

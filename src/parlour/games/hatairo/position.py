@@ -95,7 +95,7 @@ class HatairoPosition(State["Hatairo"]):
     # --- set-up --------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, game: Hatairo, seed: int) -> Self:
+    def set_up(cls, game: Hatairo, seed: int) -> Self:
         state = cls(game, seed)
         n = game.num_players
         state.rng = Rng(seed)
@@ -198,7 +198,7 @@ class HatairoPosition(State["Hatairo"]):
         columns = self.game.columns
         result = []
         for board in self.boards:
-            parts = breakdown(board.gallery, board.motifs, board.tiles, columns, board.pigments(), self.game.points)
+            parts = breakdown(board.gallery, board.motifs, board.tiles, columns, board.pigments(), self.game.components)
             result.append(Score(float(sum(parts.values())), {k: float(v) for k, v in parts.items()}))
         return result
 

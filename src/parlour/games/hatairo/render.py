@@ -53,7 +53,7 @@ def _cell(text: str, width: int = CELL_WIDTH) -> str:
 
 def _gallery_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]:
     board = state.boards[owner]
-    columns, points = state.game.columns, state.game.points
+    columns, points = state.game.columns, state.game.components
     visible = sees_board(state, owner, seat)
     header = " " * LEFT_WIDTH + "".join(_cell(f"col {c + 1}") for c in range(columns))
     tops = _cell("  motifs above:", LEFT_WIDTH) + "".join(
@@ -92,11 +92,11 @@ def _board_lines(state: HatairoState, owner: int, seat: int | None) -> list[str]
     if board.palette_flags:
         lines.append("    as flag cards: " + ", ".join(flag_names(board.palette_flags)))
     lines.append("  atelier:" + ("" if board.atelier else " empty"))
-    lines += [f"    {flag_line(f, state.game.points)}" for f in board.atelier]
+    lines += [f"    {flag_line(f, state.game.components)}" for f in board.atelier]
     if owner == seat and not state.revealed:
         if board.hand:
             lines.append("  your cards to choose from:")
-            lines += [f"    {flag_line(f, state.game.points)}" for f in board.hand]
+            lines += [f"    {flag_line(f, state.game.components)}" for f in board.hand]
         if board.picks:
             lines.append("  drafted: " + ", ".join(flag_names(board.picks)))
         for number, cards in enumerate(board.passed, start=1):
@@ -119,10 +119,10 @@ def render_text(state: HatairoState, seat: int | None) -> str:
         lines.append(
             f"  row {index + 1}: "
             + (f"{names} · " if names else "")
-            + (f"[{flag_line(row[-1], state.game.points)}]" if row else "empty")
+            + (f"[{flag_line(row[-1], state.game.components)}]" if row else "empty")
         )
     piles = " / ".join(str(len(p)) for p in state.piles)
-    supply = ", ".join(motif_text(m, state.game.points) for m in state.motif_supply) or "empty"
+    supply = ", ".join(motif_text(m, state.game.components) for m in state.motif_supply) or "empty"
     lines.append(f"Motif supply: {supply}   (motif pile{'s' if len(state.piles) > 1 else ''}: {piles})")
     lines.append(
         f"Flag supply: {len(state.flag_supply)} cards · Pigment supply: {state.pigment_supply} · "

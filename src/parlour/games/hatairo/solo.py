@@ -33,7 +33,7 @@ class Solo(HatairoPosition):
             rows = [r for r, row in enumerate(self.market) if row]
         if not rows:
             return
-        flag_vp = self.game.points.flag_vp  # the game's data's values (R42 or a designer's)
+        flag_vp = self.game.components.flag_vp  # the game's data's values (R42 or a designer's)
         row = min(rows, key=lambda r: (flag_vp[self.market[r][-1]], r))
         flag = self.market[row].pop()
         self.box_flags.append(flag)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour.engine import Action, Event, Rng
+from parlour.engine import Action, Event, Rng, State
+from parlour.engine.hidden import Forget, Generator, Piles, Rule
 from parlour.games.hatairo import payment
 from parlour.games.hatairo.board import NCOL
 from parlour.games.hatairo.components import COLOURS, TOPOGRAPHIES
@@ -55,11 +56,16 @@ from parlour.games.hatairo.moves import (
 from parlour.games.hatairo.reasons import why_illegal
 from parlour.games.hatairo.render import render_text
 from parlour.games.hatairo.setup import SetUp
-from parlour.games.hatairo.view import state_view
+from parlour.games.hatairo.view import view
 
 
 class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one line of bases
     __slots__ = ()
+
+    # Hidden hands and the Flag Supply, the motif piles' order, the generator's future; then the
+    # legal list (it names drawn cards) and the heuristic's values read from the real ones go.
+    clone_shares = State.clone_shares | {"_values"}  # the heuristic's values: replaced, never changed
+    hidden = (Rule("_redeal_flags"), Piles("piles"), Generator(), Forget("_legal", "_values"))
 
     def _legal_now(self) -> list[Action]:
         actions = self.game.actions
@@ -191,28 +197,18 @@ class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one
         twin._values = self._values
         return twin
 
-    def determinize(self, seat: int, rng: Rng) -> HatairoState:
-        """Re-deal what `seat` cannot see (R27): the Flag Supply, the motif piles' order and, before
-        the set-up reveal, the other players' hands, kept cards, whether each went to palette or atelier,
-        and their topography tiles (R5); and re-draw the future.
-
-        During and after a draft the re-deal keeps what she learnt from the hands that passed through
-        her (`hidden.redeal_setup`). Hidden cards are put in a fixed order before any shuffle, so the
-        copy depends only on what she sees and on `rng`.
-        """
-        twin = self.clone()
-        if twin.revealed:
-            twin.flag_supply = rng.redeal(twin.flag_supply)
+    def _redeal_flags(self, seat: int, rng: Rng) -> None:
+        """Re-deal the flags `seat` cannot see (R27): the Flag Supply and, before the set-up reveal,
+        the other players' hands, kept cards, whether each went to palette or atelier, and their
+        topography tiles (R5). During and after a draft the re-deal keeps what she learnt from the
+        hands that passed through her (`hidden.redeal_setup`)."""
+        if self.revealed:
+            self.flag_supply = rng.redeal(self.flag_supply)
         else:
-            redeal_setup(twin, seat, rng)
-        twin.piles = [rng.redeal(pile) for pile in twin.piles]
-        twin.rng = Rng(rng.next64())
-        twin._legal = None
-        twin._values = None
-        return twin
+            redeal_setup(self, seat, rng)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return state_view(self, seat)
+        return view(self, seat)
 
     def render(self, seat: int | None = None) -> str:
         return render_text(self, seat)

@@ -78,7 +78,7 @@ def _passed_view(state: HatairoState, cards: list[int]) -> dict[str, Any]:
     return {"cards": flag_names(cards), "now": {place: n for place, n in places.items() if n}}
 
 
-def state_view(state: HatairoState, seat: int | None) -> dict[str, Any]:
+def view(state: HatairoState, seat: int | None) -> dict[str, Any]:
     game = state.game
     view: dict[str, Any] = {
         "game": "hatairo",

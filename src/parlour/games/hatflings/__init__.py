@@ -3,6 +3,4 @@
 from parlour.games.hatflings.game import Hatflings
 from parlour.games.hatflings.state import HatflingsState
 
-GAME = Hatflings
-
-__all__ = ["GAME", "Hatflings", "HatflingsState"]
+__all__ = ["Hatflings", "HatflingsState"]

@@ -11,6 +11,10 @@ from typing import NamedTuple
 
 from parlour.games.hatflings.board import SQUARES, is_edge, push_line
 
+SCENE, PIG_SETUP, DANCE, PUDDLE_CHOICE, PIG_MOVE, OVER = range(6)
+"""The phases of play, as the state machine numbers them."""
+PHASE_NAMES = ("scene", "pig set-up", "dance", "clumsy puddle", "pig move", "over")
+
 # Action families, as the `family` of `Hatflings.moves[id]`.
 A_SCENE, A_PIG_SETUP, A_PLACE, A_GREEDY, A_JUMP, A_PUDDLE, A_PIG = range(7)
 

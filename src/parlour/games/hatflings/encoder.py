@@ -7,9 +7,10 @@ from collections.abc import Mapping, MutableSequence
 from typing import TYPE_CHECKING, Any
 
 from parlour.engine.game import Game
+from parlour.engine.tensor import Features, Vocabulary
 from parlour.games.hatflings.board import NAMES
-from parlour.games.hatflings.pieces import KIND_NAMES, PHASE_NAMES, PUDDLE, SCENERY_NAMES, SPECIAL_KINDS
-from parlour.interop.features import Features, Vocabulary
+from parlour.games.hatflings.constants import PHASE_NAMES
+from parlour.games.hatflings.pieces import KIND_NAMES, PUDDLE, SCENERY_NAMES, SPECIAL_KINDS
 
 if TYPE_CHECKING:
     from parlour.games.hatflings.state import HatflingsState

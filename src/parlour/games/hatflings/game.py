@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from parlour.engine.actions import Action
-from parlour.engine.data import DATA_OPTION, game_data, parsed
+from parlour.engine.data import DATA_OPTION, game_components
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.options import Option
@@ -131,8 +131,7 @@ class Hatflings(Game):
     def __init__(self, **options: Any) -> None:
         # Each game reads its own data set (built-in or a designer's folder), parsed once per content;
         # the options a data set gives defaults for take them unless the options set them.
-        self.data = game_data(self.name, PACKAGE, options)
-        self.components = parsed(self.data, load_components)
+        self.data, self.components = game_components(self.name, self.data_package, options, load_components)
         super().__init__(**{**option_defaults(self.components), **options})
         self.action_at = self.actions.__getitem__  # bound once: the move generator maps ids with it every turn
         if self.options["repetition_limit"] == 1:
@@ -266,4 +265,4 @@ class Hatflings(Game):
         return rows
 
     def new_state(self, seed: int = 0) -> HatflingsState:
-        return HatflingsState.start(self, seed)
+        return HatflingsState.set_up(self, seed)

@@ -31,8 +31,3 @@ assert set(OBJECT_CODES) == set(OBJECT_KINDS)
 
 def halfling(kind: int, colour: int) -> int:
     return kind * 2 + colour
-
-
-# Phases of play.
-SCENE, PIG_SETUP, DANCE, PUDDLE_CHOICE, PIG_MOVE, OVER = range(6)
-PHASE_NAMES = ("scene", "pig set-up", "dance", "clumsy puddle", "pig move", "over")

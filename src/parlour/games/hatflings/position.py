@@ -12,19 +12,10 @@ from parlour.engine.game import Score, State
 from parlour.engine.rng import Rng
 from parlour.games.hatflings import scoring
 from parlour.games.hatflings.board import NEIGHBOUR_MASK, SQUARES
-from parlour.games.hatflings.constants import BIT
+from parlour.games.hatflings.constants import BIT, DANCE, OVER, SCENE
 from parlour.games.hatflings.heuristic import evaluate
 from parlour.games.hatflings.masks import FLOOR, OWN, WALLS, mask
-from parlour.games.hatflings.pieces import (
-    ALL_SPECIALS,
-    BARREL,
-    DANCE,
-    EMPTY,
-    OBJECT_CODES,
-    OVER,
-    SCENE,
-    SCENERY_NAMES,
-)
+from parlour.games.hatflings.pieces import ALL_SPECIALS, BARREL, EMPTY, OBJECT_CODES, SCENERY_NAMES
 
 if TYPE_CHECKING:
     from parlour.games.hatflings.game import Hatflings
@@ -48,7 +39,7 @@ class HatflingsPosition(State["Hatflings"]):
         "scene_left",
         "started",
         "captain",
-        "mover",
+        "to_move",
         "phase",
         "turns",
         "lander",
@@ -81,7 +72,7 @@ class HatflingsPosition(State["Hatflings"]):
     started: int
     """Bit per seat: has it had its first turn (R7)."""
     captain: int
-    mover: int
+    to_move: int
     phase: int
     turns: int
     lander: int
@@ -94,7 +85,7 @@ class HatflingsPosition(State["Hatflings"]):
     rng: Rng
 
     @classmethod
-    def start(cls, game: Hatflings, seed: int) -> Self:
+    def set_up(cls, game: Hatflings, seed: int) -> Self:
         state = cls(game, seed)
         state.hat = bytearray(len(SQUARES))
         state.scenery = bytearray(len(SQUARES))
@@ -104,7 +95,7 @@ class HatflingsPosition(State["Hatflings"]):
         state.puddle_supply = game.puddles
         state.objects_left = [game.supply.get(name, 0) for name in SCENERY_NAMES[:5]]
         state.started = 0
-        state.captain = state.mover = game.options["starting_captain"]
+        state.captain = state.to_move = game.options["starting_captain"]
         state.turns = 0
         state.lander = -1
         state.seen = {}

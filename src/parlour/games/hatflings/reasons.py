@@ -10,21 +10,22 @@ from typing import TYPE_CHECKING
 from parlour.engine.actions import Action
 from parlour.engine.game import generic_reason
 from parlour.games.hatflings.board import NAMES, NEIGHBOURS
-from parlour.games.hatflings.constants import A_GREEDY, A_JUMP, A_PIG, A_PIG_SETUP, A_PLACE, A_PUDDLE, A_SCENE
-from parlour.games.hatflings.pieces import (
-    BARREL,
-    CHEATING,
+from parlour.games.hatflings.constants import (
+    A_GREEDY,
+    A_JUMP,
+    A_PIG,
+    A_PIG_SETUP,
+    A_PLACE,
+    A_PUDDLE,
+    A_SCENE,
     DANCE,
-    GREEDY,
-    KIND_NAMES,
-    NORMAL,
     OVER,
     PIG_MOVE,
     PIG_SETUP,
     PUDDLE_CHOICE,
     SCENE,
-    SCENERY_NAMES,
 )
+from parlour.games.hatflings.pieces import BARREL, CHEATING, GREEDY, KIND_NAMES, NORMAL, SCENERY_NAMES
 
 if TYPE_CHECKING:
     from parlour.games.hatflings.state import HatflingsState
@@ -77,9 +78,9 @@ _NOT_NOW = {
 def _wrong_phase(state: HatflingsState, family: int) -> str:
     phase = state.phase
     if phase == SCENE:
-        return f"the scene is being set up: seat {state.mover} places an object, e.g. 'tree at c3' (R4)"
+        return f"the scene is being set up: seat {state.to_move} places an object, e.g. 'tree at c3' (R4)"
     if phase == PIG_SETUP:
-        return f"seat {state.mover} must now place the pig, e.g. 'pig at e3' (R4)"
+        return f"seat {state.to_move} must now place the pig, e.g. 'pig at e3' (R4)"
     if phase == PUDDLE_CHOICE:
         around = NAMES[state.lander]
         return f"{_colour(state)} must first put the clumsy halfling's puddle on an empty square around {around}"

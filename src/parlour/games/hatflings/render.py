@@ -9,12 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from parlour.games.hatflings.board import FILES, HEIGHT, WIDTH
-from parlour.games.hatflings.pieces import (
-    PHASE_NAMES,
-    PIG_SETUP,
-    PUDDLE,
-    SCENERY_NAMES,
-)
+from parlour.games.hatflings.constants import PHASE_NAMES, PIG_SETUP
+from parlour.games.hatflings.pieces import PUDDLE, SCENERY_NAMES
 from parlour.games.hatflings.view import pool_names
 
 if TYPE_CHECKING:
@@ -65,7 +61,7 @@ def render(state: HatflingsState) -> str:
         outcome = "a draw" if len(winners) == 2 else f"{game.colours[winners[0]]} wins"
         lines.append(f"the dance is over: {state.end_reason}; {outcome}")
     else:
-        lines.append(f"{PHASE_NAMES[state.phase]}: seat {state.mover} ({game.colours[state.mover]}) to decide")
+        lines.append(f"{PHASE_NAMES[state.phase]}: seat {state.to_move} ({game.colours[state.to_move]}) to decide")
         if state.phase < PIG_SETUP:
             supply = ", ".join(f"{SCENERY_NAMES[c]} {n}" for c, n in enumerate(state.objects_left) if c and n)
             lines.append(f"objects still to place: {state.scene_left}; in supply: {supply}")

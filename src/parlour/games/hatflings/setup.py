@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from parlour.engine.actions import Event
 from parlour.games.hatflings.board import NAMES, SQUARES
-from parlour.games.hatflings.pieces import (
-    DANCE,
-    PIG_SETUP,
-    SCENERY_NAMES,
-)
+from parlour.games.hatflings.constants import DANCE, PIG_SETUP
+from parlour.games.hatflings.pieces import SCENERY_NAMES
 from parlour.games.hatflings.turn import Dance
 
 
@@ -33,13 +30,13 @@ class SceneSetup(Dance):
         self.scene_left -= 1
         event = Event(
             "scene",
-            f"seat {self.mover} puts a {SCENERY_NAMES[code]} at {NAMES[s]}",
-            {"seat": self.mover, "object": SCENERY_NAMES[code], "square": NAMES[s]},
+            f"seat {self.to_move} puts a {SCENERY_NAMES[code]} at {NAMES[s]}",
+            {"seat": self.to_move, "object": SCENERY_NAMES[code], "square": NAMES[s]},
         )
-        self.mover = 1 - self.mover
+        self.to_move = 1 - self.to_move
         if not self.scene_left:
             self.phase = PIG_SETUP
-            self.mover = 1 - self.game.options["starting_captain"]
+            self.to_move = 1 - self.game.options["starting_captain"]
         return [event]
 
     def _scene_pig(self, s: int) -> list[Event]:
@@ -47,10 +44,10 @@ class SceneSetup(Dance):
         events = [
             Event(
                 "scene",
-                f"seat {self.mover} puts the pig at {NAMES[s]}",
-                {"seat": self.mover, "object": "pig", "square": NAMES[s]},
+                f"seat {self.to_move} puts the pig at {NAMES[s]}",
+                {"seat": self.to_move, "object": "pig", "square": NAMES[s]},
             )
         ]
         self.phase = DANCE
-        self.captain = self.mover = self.game.options["starting_captain"]
+        self.captain = self.to_move = self.game.options["starting_captain"]
         return self._start_turn(events)

@@ -15,13 +15,17 @@ from typing import Any
 
 from parlour.engine.actions import Action, Event
 from parlour.engine.game import TERMINAL
-from parlour.engine.rng import Rng
+from parlour.engine.hidden import Generator
 from parlour.games.hatflings import reasons
 from parlour.games.hatflings import render as drawing
 from parlour.games.hatflings.board import SQUARES
-from parlour.games.hatflings.constants import A_GREEDY, A_JUMP, A_PIG, A_PLACE, A_PUDDLE, A_SCENE
-from parlour.games.hatflings.masks import squares_of
-from parlour.games.hatflings.pieces import (
+from parlour.games.hatflings.constants import (
+    A_GREEDY,
+    A_JUMP,
+    A_PIG,
+    A_PLACE,
+    A_PUDDLE,
+    A_SCENE,
     DANCE,
     OVER,
     PIG_MOVE,
@@ -29,6 +33,7 @@ from parlour.games.hatflings.pieces import (
     PUDDLE_CHOICE,
     SCENE,
 )
+from parlour.games.hatflings.masks import squares_of
 from parlour.games.hatflings.setup import SceneSetup
 from parlour.games.hatflings.view import view
 
@@ -38,10 +43,13 @@ class HatflingsState(SceneSetup):  # SceneSetup < Dance < HatflingsPosition: one
 
     __slots__ = ()
 
+    # Everything is in view except the barrel's future tosses, so only the generator is re-drawn.
+    hidden = (Generator(),)
+
     # --- protocol ----------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.mover
+        return TERMINAL if self.phase == OVER else self.to_move
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -83,14 +91,7 @@ class HatflingsState(SceneSetup):  # SceneSetup < Dance < HatflingsPosition: one
     # --- copies, views, text ----------------------------------------------------------------------
 
     def clone(self) -> HatflingsState:
-        return self._twin(self.rng.clone())
-
-    def determinize(self, seat: int, rng: Rng) -> HatflingsState:
-        """Everything is in view except the barrel's future tosses, so only the generator is re-drawn."""
-        return self._twin(Rng(rng.next64()))
-
-    def _twin(self, rng: Rng) -> HatflingsState:
-        """An independent copy with generator `rng` (search makes one per iteration, so no copy.deepcopy)."""
+        """An independent copy (search makes one per iteration, so no copy.deepcopy)."""
         twin = HatflingsState.__new__(HatflingsState)
         self._copy_base_into(twin)
         twin.hat = self.hat.copy()
@@ -100,20 +101,20 @@ class HatflingsState(SceneSetup):  # SceneSetup < Dance < HatflingsPosition: one
         twin.specials = self.specials.copy()
         twin.objects_left = self.objects_left.copy()
         twin.seen = self.seen.copy()
-        twin.rng = rng
+        twin.rng = self.rng.clone()
         twin.pig, twin.pool, twin.puddle_supply = self.pig, self.pool, self.puddle_supply
-        twin.scene_left, twin.started, twin.captain, twin.mover = (
+        twin.scene_left, twin.started, twin.captain, twin.to_move = (
             self.scene_left,
             self.started,
             self.captain,
-            self.mover,
+            self.to_move,
         )
         twin.phase, twin.turns, twin.lander, twin.end_reason = self.phase, self.turns, self.lander, self.end_reason
         twin.repeats = self.repeats
         return twin
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return view(self)
+        return view(self, seat)
 
     def render(self, seat: int | None = None) -> str:
         return drawing.render(self)

@@ -12,8 +12,12 @@ from parlour.games.hatflings import events as told
 from parlour.games.hatflings.board import NAMES, NEIGHBOUR_MASK, NEIGHBOURS
 from parlour.games.hatflings.constants import (
     BIT,
+    DANCE,
     EDGE_MASK,
+    OVER,
+    PIG_MOVE,
     PLACE_ROWS,
+    PUDDLE_CHOICE,
     PUSH_LINES,
 )
 from parlour.games.hatflings.masks import OWN, around, mask, squares_of
@@ -21,16 +25,12 @@ from parlour.games.hatflings.pieces import (
     BARREL,
     CHEATING,
     CLUMSY,
-    DANCE,
     EMPTY,
     FIREBUG,
     GREEDY,
     JOKER,
     NORMAL,
-    OVER,
-    PIG_MOVE,
     PUDDLE,
-    PUDDLE_CHOICE,
     SCENERY_NAMES,
     SPENT_JOKER,
     STILTS,
@@ -300,7 +300,7 @@ class Dance(HatflingsPosition):
     def _end_turn(self, events: list[Event]) -> list[Event]:
         self.turns += 1
         c = 1 - self.captain
-        self.captain = self.mover = c
+        self.captain = self.to_move = c
         self.phase = DANCE
         self.lander = -1
         if self.puddle_supply < self.game.puddles:
@@ -352,7 +352,7 @@ class Dance(HatflingsPosition):
 
     def _finish(self, reason: str, events: list[Event]) -> list[Event]:
         self.phase = OVER
-        self.mover = TERMINAL
+        self.to_move = TERMINAL
         self.end_reason = reason
         self._legal = []
         counts = self.hat_counts()

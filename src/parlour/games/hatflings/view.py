@@ -9,16 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.hatflings.board import HEIGHT, NAMES, WIDTH
-from parlour.games.hatflings.pieces import (
-    EMPTY,
-    KIND_NAMES,
-    OVER,
-    PHASE_NAMES,
-    PIG_SETUP,
-    PUDDLE,
-    SCENERY_NAMES,
-    SOURCE_KINDS,
-)
+from parlour.games.hatflings.constants import OVER, PHASE_NAMES, PIG_SETUP
+from parlour.games.hatflings.pieces import EMPTY, KIND_NAMES, PUDDLE, SCENERY_NAMES, SOURCE_KINDS
 
 if TYPE_CHECKING:
     from parlour.games.hatflings.state import HatflingsState
@@ -42,7 +34,8 @@ def pool_names(mask: int) -> list[str]:
     return [KIND_NAMES[kind] for kind in SOURCE_KINDS if mask >> kind & 1]
 
 
-def view(state: HatflingsState) -> dict[str, Any]:
+def view(state: HatflingsState, seat: int | None) -> dict[str, Any]:
+    """What `seat` sees: everything, the same for every seat and a spectator (nothing is hidden)."""
     game = state.game
     squares = {}
     for s in range(WIDTH * HEIGHT):

@@ -3,6 +3,4 @@
 from parlour.games.yamatai.game import Yamatai
 from parlour.games.yamatai.state import YamataiState
 
-GAME = Yamatai
-
-__all__ = ["GAME", "Yamatai", "YamataiState"]
+__all__ = ["Yamatai", "YamataiState"]

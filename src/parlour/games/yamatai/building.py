@@ -20,27 +20,27 @@ class Building(Recruit):
     __slots__ = ()
 
     def _near_islands(self) -> set[int]:
-        spot_islands = self.game.parts.board.spot_islands
+        spot_islands = self.game.components.board.spot_islands
         near: set[int] = set()
         for s in self.placed:
             near.update(spot_islands[s])
         return near
 
     def _substitutions(self) -> list[tuple[int, int]]:
-        mask = self.specs[self.seat]
+        mask = self.specs[self.to_move]
         return [sub for index, sub in self.game.subs_by_spec.items() if mask >> index & 1]
 
     def _build_options(self) -> tuple[list[int], bool]:
         """Legal Build ids, and whether one of them needs no power's help (R9, R46)."""
-        seat = self.seat
+        seat = self.to_move
         game = self.game
-        board = game.parts.board
+        board = game.components.board
         tiles = [t for t in self.row if t >= 0]
         reserved = self.reserved[seat]
         if reserved:
             tiles.extend(t for t in range(N_TILES) if reserved >> t & 1)
         if self.pieces[seat] == 0:
-            tiles = [t for t in tiles if not game.parts.buildings[t].standard]  # R11
+            tiles = [t for t in tiles if not game.components.buildings[t].standard]  # R11
         if not tiles:
             return [], False
         master = self._has("build_on_token")
@@ -86,7 +86,7 @@ class Building(Recruit):
     def _collect_ids(self, picks: list[int]) -> list[int]:
         tokens = self.island_token
         extra = 1 if self._has("extra_collect") else 0  # Land Clearer
-        spot_islands = self.game.parts.board.spot_islands
+        spot_islands = self.game.components.board.spot_islands
         ids = []
         for i in sorted(self._near_islands()):
             if tokens[i] != NO_TOKEN:
@@ -96,21 +96,21 @@ class Building(Recruit):
         return ids
 
     def _collect(self, island: int) -> list[Event]:
-        seat = self.seat
+        seat = self.to_move
         kind = self.island_token[island]
         self.island_token[island] = NO_TOKEN
         self.culture[6 * seat + kind] += 1
         self.picks.append(island)
         self.phase = COLLECT
-        name = self.game.parts.board.island_ids[island]
-        colour = self.game.parts.culture_colours[kind]
+        name = self.game.components.board.island_ids[island]
+        colour = self.game.components.culture_colours[kind]
         text = f"{self._who()} collects the {colour} token on {name}"
         return [Event("collect", text, {"seat": seat, "island": name, "token": colour})]
 
     def _build(self, tile: int, island: int) -> list[Event]:
-        seat = self.seat
+        seat = self.to_move
         game = self.game
-        parts = game.parts
+        parts = game.components
         board = parts.board
         spec = parts.buildings[tile]
         data: dict[str, Any] = {"seat": seat, "tile": spec.code, "island": board.island_ids[island]}
@@ -150,7 +150,7 @@ class Building(Recruit):
 
     def _standard_bonus(self, island: int) -> tuple[int, int]:
         """PP tokens and coins for a Standard Building just built on `island` (8.3, R13-R15, R46)."""
-        borders = self.game.parts.board.island_borders
+        borders = self.game.components.board.island_borders
         pp = coins = 0
         near = geo.prestige_neighbours(self.island_building, borders, island)
         if near:
@@ -161,7 +161,7 @@ class Building(Recruit):
             pp += 1
             if self._has("mountain_bonus"):
                 pp += self._spec_param("mountain_bonus", "extra_pp_tokens")
-        group = geo.group_size(self.island_building, borders, island, self.seat)
+        group = geo.group_size(self.island_building, borders, island, self.to_move)
         if group >= 2:
             coins += group
             if self._has("group_bonus"):

@@ -10,11 +10,11 @@ from collections.abc import Mapping, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any
 
 from parlour.engine.game import Game
+from parlour.engine.tensor import Features, Vocabulary
 from parlour.games.yamatai import board as geo
 from parlour.games.yamatai.components import RESOURCES, SLOTS
 from parlour.games.yamatai.constants import END_REASONS, OVER, PHASE_NAMES, PREVIEW, PREVIEW_ORDER
 from parlour.games.yamatai.view import known_near_top
-from parlour.interop.features import Features, Vocabulary
 
 if TYPE_CHECKING:
     from parlour.games.yamatai.state import YamataiState
@@ -31,7 +31,7 @@ def _relative(seat: int, me: int, count: int) -> int:
 @functools.cache
 def _names(game: Game) -> tuple[Vocabulary, Vocabulary, Vocabulary, Vocabulary]:
     """The game's cultures, building codes, specialists and building owners (built once per game)."""
-    parts = game.parts  # type: ignore[attr-defined]
+    parts = game.components  # type: ignore[attr-defined]
     return (
         Vocabulary(parts.culture_colours),
         Vocabulary(tile.code for tile in parts.buildings),
@@ -42,7 +42,7 @@ def _names(game: Game) -> tuple[Vocabulary, Vocabulary, Vocabulary, Vocabulary]:
 
 def encode(view: Mapping[str, Any], seat: int | None, game: Game) -> Features:
     me = 0 if seat is None else seat
-    parts = game.parts  # type: ignore[attr-defined]
+    parts = game.components  # type: ignore[attr-defined]
     colours: Sequence[str] = game.colours  # type: ignore[attr-defined]
     count = game.num_players
     cultures, codes, specialists, owners = _names(game)
@@ -146,7 +146,7 @@ class _Plan:
     """Where `encode` puts each block, and each piece's slot, for one game (built once)."""
 
     def __init__(self, game: Game) -> None:
-        parts = game.parts  # type: ignore[attr-defined]
+        parts = game.components  # type: ignore[attr-defined]
         cultures, codes, specialists, owners = _names(game)
         board = parts.board
         self.culture_slot = tuple(cultures.slots[name] for name in parts.culture_colours)
@@ -302,7 +302,7 @@ def write(state: YamataiState, seat: int | None, out: MutableSequence[float]) ->
     if state.round_no:
         out[at] = state.round_no / 12
     over = state.phase == OVER
-    if not over and state.seat == me:
+    if not over and state.to_move == me:
         out[at + 1] = 1.0
     at += 2
     for position, player in enumerate(state.order[:MAX_PLAYERS]):
@@ -318,7 +318,7 @@ def write(state: YamataiState, seat: int | None, out: MutableSequence[float]) ->
             out[at + FLEET_TILES.slots[number]] += 1.0
     at = plan.turn_at
     if not over:
-        out[at + _relative(state.seat, me, count)] = 1.0
+        out[at + _relative(state.to_move, me, count)] = 1.0
     at += MAX_PLAYERS
     out[at + state.phase] = 1.0
     at += len(PHASE_NAMES)
@@ -351,7 +351,7 @@ def write(state: YamataiState, seat: int | None, out: MutableSequence[float]) ->
         out[at + 1] = state.pending / 10
     at += 2
     previewing = state.phase in (PREVIEW, PREVIEW_ORDER)
-    if previewing and seat == state.seat:
+    if previewing and seat == state.to_move:
         for tile in state.preview:
             out[at + codes[tile]] += 1.0
     at += plan.codes

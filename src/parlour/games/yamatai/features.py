@@ -13,7 +13,7 @@ QUESTION = "Specialists, buildings and fleet tiles: which do winners choose?"
 def seat_features(state: State, actors: Sequence[int]) -> Features:
     """The specialists each player recruited and the buildings she built, by building type."""
     features: Features = [{} for _ in range(state.game.num_players)]
-    parts = getattr(state.game, "parts", None)
+    parts = getattr(state.game, "components", None)
     kinds = {tile.code: tile.kind for tile in getattr(parts, "buildings", ())}
     actions = state.game.actions
     for seat, action_id in zip(actors, state.history, strict=True):

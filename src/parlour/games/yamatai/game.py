@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from parlour.engine import Action, Game, Option
-from parlour.engine.data import DATA_OPTION, game_data, parsed
+from parlour.engine.data import DATA_OPTION, game_components
 from parlour.games.yamatai.actions import build_actions
 from parlour.games.yamatai.components import (
     PACKAGE,
@@ -41,28 +41,27 @@ class Yamatai(Game):
     )
     data_package: ClassVar[str] = PACKAGE
     """Where the built-in data files live (records and parlour data export read it)."""
-    parts: Components
+    components: Components
 
     def __init__(self, **options: Any) -> None:
         # Each game reads its own data set (built-in or a designer's folder), parsed once per content.
-        self.data = game_data(self.name, PACKAGE, options)
-        self.parts = parsed(self.data, load_components)
+        self.data, self.components = game_components(self.name, self.data_package, options, load_components)
         super().__init__(**options)
         self.colours = PLAYERS_BY_COUNT[self.num_players]
-        self.power_keys = tuple(tile.power for tile in self.parts.fleet)
+        self.power_keys = tuple(tile.power for tile in self.components.fleet)
         self.subs_by_spec = {
             s.index: (RESOURCES.index(s.params["from"]), RESOURCES.index(s.params["to"]))
-            for s in self.parts.specialists
+            for s in self.components.specialists
             if s.power == "substitute_colour"
         }
-        self.spec_of = {s.power: s.index for s in self.parts.specialists if s.power != "substitute_colour"}
+        self.spec_of = {s.power: s.index for s in self.components.specialists if s.power != "substitute_colour"}
         self.spec_bit = {power: 1 << index for power, index in self.spec_of.items()}
-        self.tile_needs = tuple(t.needs for t in self.parts.buildings)
-        self.tile_total = tuple(sum(t.needs) for t in self.parts.buildings)
+        self.tile_needs = tuple(t.needs for t in self.components.buildings)
+        self.tile_total = tuple(sum(t.needs) for t in self.components.buildings)
         self.price_cache: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def _build_actions(self) -> list[Action]:
-        return build_actions(self.parts)
+        return build_actions(self.components)
 
     def new_state(self, seed: int = 0) -> YamataiState:
         return YamataiState.set_up(self, seed)

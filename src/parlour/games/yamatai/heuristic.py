@@ -83,7 +83,7 @@ def _build_tables(parts: Components) -> Tables:
 
 def estimates(state: YamataiState) -> list[float]:
     """Estimated final PP of every seat."""
-    tile_points, spec_points, tax_bit, tax_rate, scholar_bit, scholar_rate = _tables(state.game.parts)
+    tile_points, spec_points, tax_bit, tax_rate, scholar_bit, scholar_rate = _tables(state.game.components)
     tile_low, tile_high, tile_shift = tile_points
     spec_low, spec_high, spec_shift = spec_points
     tile_mask, spec_mask = (1 << tile_shift) - 1, (1 << spec_shift) - 1

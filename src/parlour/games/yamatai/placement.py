@@ -28,7 +28,7 @@ class Placement(Building):
         if not colours:
             return []
         boats = self.spot_boat
-        neighbours = self.game.parts.board.spot_neighbours
+        neighbours = self.game.components.board.spot_neighbours
         if self.head < 0:
             return self._first_boat_ids(colours)
         spots = {t for t in neighbours[self.head] if boats[t] < 0}
@@ -40,7 +40,7 @@ class Placement(Building):
 
     def _first_boat_ids(self, colours: list[int]) -> list[int]:
         """First boat: an empty entry spot, or an empty spot next to a boat of its colour (Pilot: any)."""
-        board = self.game.parts.board
+        board = self.game.components.board
         boats = self.spot_boat
         neighbours = board.spot_neighbours
         pilot = self._has("free_first_boat")
@@ -62,22 +62,22 @@ class Placement(Building):
         return ids
 
     def _place(self, colour: int, spot: int) -> list[Event]:
-        if self.head >= 0 and spot not in self.game.parts.board.spot_neighbours[self.head]:
+        if self.head >= 0 and spot not in self.game.components.board.spot_neighbours[self.head]:
             self.branch_used = True  # only the Navigator makes such a spot legal
         self.spot_boat[spot] = colour
         self.hand[colour] -= 1
         self.placed.append(spot)
         self.head = spot
-        name = self.game.parts.board.spot_ids[spot]
+        name = self.game.components.board.spot_ids[spot]
         return [
             Event(
                 "place",
                 f"{self._who()} places a {RESOURCES[colour]} boat at {name}",
-                {"seat": self.seat, "resource": RESOURCES[colour], "spot": name},
+                {"seat": self.to_move, "resource": RESOURCES[colour], "spot": name},
             )
         ]
 
     def _stop_placing(self) -> list[Event]:
         """The chain ends while she still holds boats: the others see that she stopped."""
         self.chain_closed = True
-        return [Event("stop_placing", f"{self._who()} stops placing boats", {"seat": self.seat})]
+        return [Event("stop_placing", f"{self._who()} stops placing boats", {"seat": self.to_move})]

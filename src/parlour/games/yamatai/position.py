@@ -68,7 +68,7 @@ class YamataiPosition(State["Yamatai"]):
         "end_reason",
         "phase",
         "resume",
-        "seat",
+        "to_move",
         "tile",
         "power_ready",
         "minus_one",
@@ -137,7 +137,7 @@ class YamataiPosition(State["Yamatai"]):
     # picks, harbour room left, a pending choice (first target, recruit slot or preview size).
     phase: int
     resume: int
-    seat: int
+    to_move: int
     tile: int
     power_ready: bool
     minus_one: bool
@@ -195,7 +195,7 @@ class YamataiPosition(State["Yamatai"]):
         """Rulebook set-up: shuffled decks, five of each on show, culture tokens and mountains, meeples."""
         state = cls.__new__(cls)
         State.__init__(state, game, seed)
-        parts = game.parts
+        parts = game.components
         n = game.num_players
         rng = Rng(seed)
         state.rng = rng
@@ -247,7 +247,7 @@ class YamataiPosition(State["Yamatai"]):
     # --- protocol ----------------------------------------------------------------------------
 
     def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.seat
+        return TERMINAL if self.phase == OVER else self.to_move
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -257,7 +257,7 @@ class YamataiPosition(State["Yamatai"]):
     # --- legal actions -----------------------------------------------------------------------
 
     def _has(self, power: str) -> bool:
-        return self.specs[self.seat] & self.game.spec_bit[power] != 0
+        return self.specs[self.to_move] & self.game.spec_bit[power] != 0
 
     def has_power(self, seat: int, power: str) -> bool:
         """Whether `seat` has recruited the specialist with this power."""
@@ -266,11 +266,11 @@ class YamataiPosition(State["Yamatai"]):
     def coin_rate(self, seat: int) -> int:
         """Coins per PP at the end for `seat` (R25; the Tax Collector lowers it)."""
         if self.has_power(seat, "coin_rate"):
-            return int(self.game.parts.specialists[self.game.spec_of["coin_rate"]].params["coins_per_pp"])
+            return int(self.game.components.specialists[self.game.spec_of["coin_rate"]].params["coins_per_pp"])
         return 5
 
     def _spec_param(self, power: str, name: str) -> int:
-        return int(self.game.parts.specialists[self.game.spec_of[power]].params[name])
+        return int(self.game.components.specialists[self.game.spec_of[power]].params[name])
 
     # --- phase I: fleet tile ----------------------------------------------------------------
 
@@ -287,7 +287,7 @@ class YamataiPosition(State["Yamatai"]):
     # --- results -------------------------------------------------------------------------------
 
     def scores(self) -> list[Score]:
-        parts = self.game.parts
+        parts = self.game.components
         result = []
         for seat in range(self.game.num_players):
             specs = [s for s in parts.specialists if self.specs[seat] >> s.index & 1]
@@ -313,7 +313,7 @@ class YamataiPosition(State["Yamatai"]):
     # --- copies and views ----------------------------------------------------------------------
 
     def _who(self) -> str:
-        return f"seat {self.seat} ({self.game.colours[self.seat]})"
+        return f"seat {self.to_move} ({self.game.colours[self.to_move]})"
 
     # --- where one step hands over to another (each is resolved in its own module) ---------
 

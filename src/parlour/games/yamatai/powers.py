@@ -85,13 +85,13 @@ def empty_islands(state: YamataiState) -> list[int]:
 
 def movable_boats(state: YamataiState) -> list[int]:
     boats = state.spot_boat
-    neighbours = state.game.parts.board.spot_neighbours
+    neighbours = state.game.components.board.spot_neighbours
     return [s for s in range(N_SPOTS) if boats[s] >= 0 and any(boats[t] < 0 for t in neighbours[s])]
 
 
 def _any_movable(state: YamataiState) -> bool:
     boats = state.spot_boat
-    neighbours = state.game.parts.board.spot_neighbours
+    neighbours = state.game.components.board.spot_neighbours
     for s, b in enumerate(boats):
         if b >= 0:
             for t in neighbours[s]:
@@ -102,8 +102,8 @@ def _any_movable(state: YamataiState) -> bool:
 
 def start(state: YamataiState) -> list[Event]:
     power = power_key(state)
-    tile = state.game.parts.fleet[state.tile - 1]
-    seat = state.seat
+    tile = state.game.components.fleet[state.tile - 1]
+    seat = state.to_move
     if power == "gain_coins":
         amount = int(tile.params["amount"])
         state.coins[seat] += amount
@@ -133,7 +133,7 @@ def start(state: YamataiState) -> list[Event]:
         state.pending = look
         state.known_top = [0] * len(state.known_top)  # the order on top is about to change
         state.deck_within = after_look(state.deck_within, seat, state.preview, exact_tops)
-        codes = [state.game.parts.buildings[t].code for t in state.preview]
+        codes = [state.game.components.buildings[t].code for t in state.preview]
         return secret(
             seat,
             Event("preview", f"{state._who()} looks at {', '.join(codes)}", {"seat": seat, "tiles": codes}),
@@ -156,7 +156,7 @@ def target_ids(state: YamataiState) -> list[int]:
     if phase == MOVE_FROM:
         return [Ids.MOVE_FROM + s for s in movable_boats(state)]
     if phase == MOVE_TO:
-        return [Ids.MOVE_TO + t for t in state.game.parts.board.spot_neighbours[state.pending] if boats[t] < 0]
+        return [Ids.MOVE_TO + t for t in state.game.components.board.spot_neighbours[state.pending] if boats[t] < 0]
     if phase == RESERVE:
         return sorted(Ids.RESERVE + t for t in state.row if t >= 0)
     if phase == SWAP_BOAT_FROM:
@@ -186,34 +186,34 @@ def choose(state: YamataiState, a: int) -> list[Event]:
 def _first_token(state: YamataiState, island: int) -> list[Event]:
     state.pending = island
     state.phase = SWAP_TOKEN_TO
-    name = state.game.parts.board.island_ids[island]
+    name = state.game.components.board.island_ids[island]
     text = f"{state._who()} picks the token on {name} to swap"
-    return [Event("swap_token_from", text, {"seat": state.seat, "island": name})]
+    return [Event("swap_token_from", text, {"seat": state.to_move, "island": name})]
 
 
 def _swap_tokens(state: YamataiState, second: int) -> list[Event]:
     first = state.pending
     tokens = state.island_token
     tokens[first], tokens[second] = tokens[second], tokens[first]  # mountains stay with their islands (R29)
-    names = state.game.parts.board.island_ids
+    names = state.game.components.board.island_ids
     text = f"{state._who()} swaps the tokens on {names[first]} and {names[second]}"
-    return _done(state, Event("swap_tokens", text, {"seat": state.seat}))
+    return _done(state, Event("swap_tokens", text, {"seat": state.to_move}))
 
 
 def _sacred_ground(state: YamataiState, island: int) -> list[Event]:
     state.island_building[island] = geo.SACRED_GROUND
     state.sacred_left -= 1
-    name = state.game.parts.board.island_ids[island]
+    name = state.game.components.board.island_ids[island]
     text = f"{state._who()} puts sacred ground on {name}"
-    return _done(state, Event("sacred_ground", text, {"seat": state.seat, "island": name}))
+    return _done(state, Event("sacred_ground", text, {"seat": state.to_move, "island": name}))
 
 
 def _boat_to_move(state: YamataiState, spot: int) -> list[Event]:
     state.pending = spot
     state.phase = MOVE_TO
-    name = state.game.parts.board.spot_ids[spot]
+    name = state.game.components.board.spot_ids[spot]
     text = f"{state._who()} picks the boat on {name} to move"
-    return [Event("move_from", text, {"seat": state.seat, "spot": name})]
+    return [Event("move_from", text, {"seat": state.to_move, "spot": name})]
 
 
 def _move_boat(state: YamataiState, target: int) -> list[Event]:
@@ -221,24 +221,24 @@ def _move_boat(state: YamataiState, target: int) -> list[Event]:
     state.spot_boat[target] = state.spot_boat[origin]
     state.spot_boat[origin] = -1
     _relocate(state, origin, target)
-    names = state.game.parts.board.spot_ids
+    names = state.game.components.board.spot_ids
     text = f"{state._who()} moves the boat on {names[origin]} to {names[target]}"
-    return _done(state, Event("move_boat", text, {"seat": state.seat}))
+    return _done(state, Event("move_boat", text, {"seat": state.to_move}))
 
 
 def _reserve(state: YamataiState, tile: int) -> list[Event]:
     state.row[state.row.index(tile)] = -1
-    state.reserved[state.seat] |= 1 << tile
-    code = state.game.parts.buildings[tile].code
-    return _done(state, Event("reserve", f"{state._who()} reserves {code}", {"seat": state.seat, "tile": code}))
+    state.reserved[state.to_move] |= 1 << tile
+    code = state.game.components.buildings[tile].code
+    return _done(state, Event("reserve", f"{state._who()} reserves {code}", {"seat": state.to_move, "tile": code}))
 
 
 def _first_boat(state: YamataiState, spot: int) -> list[Event]:
     state.pending = spot
     state.phase = SWAP_BOAT_TO
-    name = state.game.parts.board.spot_ids[spot]
+    name = state.game.components.board.spot_ids[spot]
     text = f"{state._who()} picks the boat on {name} to swap"
-    return [Event("swap_boat_from", text, {"seat": state.seat, "spot": name})]
+    return [Event("swap_boat_from", text, {"seat": state.to_move, "spot": name})]
 
 
 def _swap_boats(state: YamataiState, second: int) -> list[Event]:
@@ -246,9 +246,9 @@ def _swap_boats(state: YamataiState, second: int) -> list[Event]:
     boats = state.spot_boat
     boats[first], boats[second] = boats[second], boats[first]
     _exchange(state, first, second)
-    names = state.game.parts.board.spot_ids
+    names = state.game.components.board.spot_ids
     text = f"{state._who()} swaps the boats on {names[first]} and {names[second]}"
-    return _done(state, Event("swap_boats", text, {"seat": state.seat}))
+    return _done(state, Event("swap_boats", text, {"seat": state.to_move}))
 
 
 def _remove_boat(state: YamataiState, spot: int) -> list[Event]:
@@ -259,8 +259,8 @@ def _remove_boat(state: YamataiState, spot: int) -> list[Event]:
         if spot == state.head:
             state.chain_closed = True  # no boat to go on from: placing is over (R42)
             state.head = -1
-    text = f"{state._who()} removes the boat on {state.game.parts.board.spot_ids[spot]}"
-    return _done(state, Event("remove_boat", text, {"seat": state.seat}))
+    text = f"{state._who()} removes the boat on {state.game.components.board.spot_ids[spot]}"
+    return _done(state, Event("remove_boat", text, {"seat": state.to_move}))
 
 
 def _preview_swap(state: YamataiState, pair: int) -> list[Event]:
@@ -270,15 +270,15 @@ def _preview_swap(state: YamataiState, pair: int) -> list[Event]:
     state.preview[state.preview.index(deck_tile)] = row_tile
     state.deck_within = after_exchange(state.deck_within, deck_tile, row_tile, state.pending)
     state.phase = PREVIEW_ORDER
-    codes = [t.code for t in state.game.parts.buildings]
+    codes = [t.code for t in state.game.components.buildings]
     text = f"{state._who()} puts {codes[deck_tile]} in the row instead of {codes[row_tile]}"
-    return [Event("preview_swap", text, {"seat": state.seat}), *_auto_return(state)]
+    return [Event("preview_swap", text, {"seat": state.to_move}), *_auto_return(state)]
 
 
 def _preview_keep(state: YamataiState, _: int) -> list[Event]:
     state.phase = PREVIEW_ORDER
     text = f"{state._who()} leaves the building row as it is"
-    return [Event("preview_keep", text, {"seat": state.seat}), *_auto_return(state)]
+    return [Event("preview_keep", text, {"seat": state.to_move}), *_auto_return(state)]
 
 
 def _preview_return(state: YamataiState, tile: int) -> list[Event]:
@@ -305,9 +305,9 @@ _TARGETS = (
 def _put_back(state: YamataiState, tile: int) -> list[Event]:
     """One looked-at tile goes on top of the deck: its name for the previewer, only the fact for the rest."""
     state.deck.append(tile)  # each tile goes on top: the last one put back is the new top
-    state.known_top[state.seat] += 1
-    seat = state.seat
-    code = state.game.parts.buildings[tile].code
+    state.known_top[state.to_move] += 1
+    seat = state.to_move
+    code = state.game.components.buildings[tile].code
     return secret(
         seat,
         Event("preview_return", f"{state._who()} puts {code} back on top of the deck", {"seat": seat, "tile": code}),

@@ -51,7 +51,7 @@ def why_illegal(state: YamataiState, action: Action) -> str:
     if state.phase == ph.OVER:
         return f"the game is over; {label!r} cannot be played"
     step = ph.PHASE_NAMES[state.phase]
-    who = f"seat {state.seat} ({state.game.colours[state.seat]})"
+    who = f"seat {state.to_move} ({state.game.colours[state.to_move]})"
     a = action.id
     if state.phase not in _phase_of(a):
         return f"{label!r} is not possible now: {who} is at the {step!r} step (the turn's steps go in order, R35)"
@@ -60,9 +60,9 @@ def why_illegal(state: YamataiState, action: Action) -> str:
 
 
 def _specific(state: YamataiState, a: int) -> str:
-    parts = state.game.parts
+    parts = state.game.components
     board = parts.board
-    seat = state.seat
+    seat = state.to_move
     if a < Ids.BUY:
         return f"fleet tile {a - Ids.FLEET + 1} is not face up on the fleet track"
     if a < Ids.END_TRADE:

@@ -30,7 +30,7 @@ class Recruit(YamataiPosition):
 
     def _stop_collecting(self) -> list[Event]:
         self._enter_harbour()
-        return [Event("stop_collecting", f"{self._who()} stops collecting", {"seat": self.seat})]
+        return [Event("stop_collecting", f"{self._who()} stops collecting", {"seat": self.to_move})]
 
     def _harbour_ids(self) -> list[int]:
         """Which colour to keep next; empty when the choice is forced (the harbour fills as far as it can)."""
@@ -42,25 +42,25 @@ class Recruit(YamataiPosition):
 
     def _keep(self, colour: int) -> list[Event]:
         self.hand[colour] -= 1
-        self.harbour[5 * self.seat + colour] += 1
+        self.harbour[5 * self.to_move + colour] += 1
         self.keep_left -= 1
-        return [Event("keep", f"{self._who()} keeps a {RESOURCES[colour]} boat", {"seat": self.seat})]
+        return [Event("keep", f"{self._who()} keeps a {RESOURCES[colour]} boat", {"seat": self.to_move})]
 
     def _close_harbour(self) -> None:
         """Forced part of phase IV: keep what still fits, discard the rest for good (R17)."""
         hand = self.hand
-        base = 5 * self.seat
+        base = 5 * self.to_move
         room = self.keep_left
         for c in range(5):
             keep = min(room, hand[c])
             self.harbour[base + c] += keep
             room -= keep
-            self.discarded[self.seat] += hand[c] - keep
+            self.discarded[self.to_move] += hand[c] - keep
             hand[c] = 0
         self.keep_left = 0
 
     def _payments(self) -> list[int]:
-        held = self.culture[6 * self.seat : 6 * self.seat + 6]
+        held = self.culture[6 * self.to_move : 6 * self.to_move + 6]
         ids = [Ids.PAY_SAME + k for k in range(6) if held[k] >= 2]
         ids.extend(Ids.PAY_THREE + n for n, (a, b, c) in enumerate(KIND_TRIPLES) if held[a] and held[b] and held[c])
         if self._has("cheap_recruit"):  # Envoy
@@ -68,7 +68,7 @@ class Recruit(YamataiPosition):
         return ids
 
     def _recruit_ids(self) -> list[int]:
-        held = self.culture[6 * self.seat : 6 * self.seat + 6]
+        held = self.culture[6 * self.to_move : 6 * self.to_move + 6]
         kinds = sum(1 for k in held if k)
         can_pay = max(held) >= 2 or kinds >= 3 or (kinds >= 2 and self._has("cheap_recruit"))
         if not can_pay:
@@ -79,16 +79,16 @@ class Recruit(YamataiPosition):
         """The specialist is chosen first; the tokens paid for it are the next step (R18)."""
         self.pending = self.spec_track.index(specialist)
         self.phase = PAY
-        name = self.game.parts.specialists[specialist].name
+        name = self.game.components.specialists[specialist].name
         text = f"{self._who()} chooses to recruit the {name}"
-        return [Event("recruit_choice", text, {"seat": self.seat, "specialist": name})]
+        return [Event("recruit_choice", text, {"seat": self.to_move, "specialist": name})]
 
     def _no_recruit(self) -> list[Event]:
         self.phase = END
-        return [Event("no_recruit", f"{self._who()} recruits no specialist", {"seat": self.seat})]
+        return [Event("no_recruit", f"{self._who()} recruits no specialist", {"seat": self.to_move})]
 
     def _pay(self, a: int) -> list[Event]:
-        seat = self.seat
+        seat = self.to_move
         base = 6 * seat
         if a < Ids.PAY_THREE:
             paid: tuple[int, ...] = (a - Ids.PAY_SAME,) * 2
@@ -107,7 +107,7 @@ class Recruit(YamataiPosition):
         self.spec_coins[slot] = 0
         self.pending = -1
         self.phase = END
-        name = self.game.parts.specialists[specialist].name
+        name = self.game.components.specialists[specialist].name
         return [
             Event(
                 "recruit",

@@ -39,12 +39,12 @@ def _island_content(state: YamataiState, island: int) -> str:
         return f"[{state.game.colours[code][0].upper()}]"
     token = state.island_token[island]
     if token >= 0:
-        return " " + state.game.parts.culture_colours[token][:2]
+        return " " + state.game.components.culture_colours[token][:2]
     return "  ."
 
 
 def board_map(state: YamataiState) -> list[str]:
-    board = state.game.parts.board
+    board = state.game.components.board
     xs = [x for x, _ in board.spot_xy]
     left = min(xs)
 
@@ -76,7 +76,7 @@ def board_map(state: YamataiState) -> list[str]:
 
 def render(state: YamataiState, seat: int | None = None) -> str:
     game = state.game
-    parts = game.parts
+    parts = game.components
     out = [f"Yamataï - round {state.round_no}", *board_map(state), LEGEND, ""]
     out.append("reserve: " + ", ".join(f"{state.reserve[c]} {RESOURCES[c]}" for c in range(5)))
     out.append(f"sacred ground tokens left: {state.sacred_left}")
@@ -141,9 +141,9 @@ def render(state: YamataiState, seat: int | None = None) -> str:
     power = parts.fleet[state.tile - 1].power if state.tile else "-"
     status = "ready" if state.power_ready or state.minus_one else "spent"
     out.append(
-        f"to move: seat {state.seat} ({game.colours[state.seat]}) - {PHASE_NAMES[state.phase]};"
+        f"to move: seat {state.to_move} ({game.colours[state.to_move]}) - {PHASE_NAMES[state.phase]};"
         f" fleet tile {state.tile or '-'} power {power} ({status if state.tile else '-'}); boats in hand: {hand or '-'}"
     )
-    if state.preview and seat == state.seat:
+    if state.preview and seat == state.to_move:
         out.append("  looking at: " + ", ".join(parts.buildings[t].code for t in state.preview))
     return "\n".join(out)

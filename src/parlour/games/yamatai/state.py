@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parlour.engine import Action, Event, Rng
+from parlour.engine import Action, Event, Rng, State
+from parlour.engine.hidden import Generator, Rule
 from parlour.games.yamatai import powers
 from parlour.games.yamatai.actions import N_ISLANDS, N_SPOTS, Ids
 from parlour.games.yamatai.components import (
@@ -34,6 +35,13 @@ from parlour.games.yamatai.turn import TurnFlow
 
 class YamataiState(TurnFlow):  # TurnFlow < Trade < Placement < Building < Recruit < YamataiPosition
     __slots__ = ()
+
+    # The generator's future, the decks' order, the face-down fleet tiles. The copy depends only on
+    # what `seat` knows and on `rng`: hidden items are put in a canonical order before they are
+    # re-drawn, and every fact `seat` holds about the building deck holds in the copy too.
+    hidden = (Generator(), Rule("_redraw_decks"), Rule("_redraw_fleet"))
+    # The mats' estimates and a re-draw still pending are replaced whole, never changed in place.
+    clone_shares = State.clone_shares | {"_estimates", "_deck_shuffle", "_spec_shuffle"}
 
     def _legal_now(self) -> list[Action]:
         actions = self.game.actions
@@ -60,7 +68,7 @@ class YamataiState(TurnFlow):  # TurnFlow < Trade < Placement < Building < Recru
             events = self._build(*divmod(a - Ids.BUILD, N_ISLANDS))
         elif a == Ids.SKIP_IIIB:
             self._enter_harbour()
-            events = [Event("skip", f"{self._who()} neither collects nor builds", {"seat": self.seat})]
+            events = [Event("skip", f"{self._who()} neither collects nor builds", {"seat": self.to_move})]
         elif a < Ids.RECRUIT:
             events = self._keep(a - Ids.KEEP)
         elif a < Ids.NO_RECRUIT:
@@ -174,7 +182,7 @@ class YamataiState(TurnFlow):  # TurnFlow < Trade < Placement < Building < Recru
         twin.end_reason = self.end_reason
         twin.phase = self.phase
         twin.resume = self.resume
-        twin.seat = self.seat
+        twin.to_move = self.to_move
         twin.tile = self.tile
         twin.power_ready = self.power_ready
         twin.minus_one = self.minus_one
@@ -193,48 +201,44 @@ class YamataiState(TurnFlow):  # TurnFlow < Trade < Placement < Building < Recru
         twin._estimates = self._estimates  # from the mats, which are public: determinize keeps them
         return twin
 
-    def determinize(self, seat: int, rng: Rng) -> YamataiState:
-        """Re-draw what `seat` cannot see: deck orders, face-down fleet tiles, future shuffles.
-
-        The copy depends only on what `seat` knows and on `rng`: hidden items are put in a
-        canonical order before they are re-drawn, and every fact `seat` holds about the building
-        deck (the tiles it knows in order on top, the tiles it knows to lie near the top) holds in
-        the copy too.
-        """
-        twin = self.clone()
-        twin.rng = Rng(rng.next64())
-        # The generator's draws stay in this order: the specialists, the deck, the fleet batches.
-        # (reading a deck does any re-draw still pending from an earlier determinization first)
-        twin._spec_shuffle = redraw_later(rng, len(twin.spec_deck), {})
-        if twin.preview and twin.seat != seat:
-            twin._redraw_preview(seat, rng)
-            twin._legal = None  # the preview's choices name the re-drawn tiles
+    def _redraw_decks(self, seat: int, rng: Rng) -> None:
+        """Re-draw the specialist and building decks' order, keeping every fact `seat` holds about
+        the building deck (the tiles it knows in order on top, the tiles it knows to lie near the
+        top). The generator's draws stay in this order: the specialists, then the deck (reading a
+        deck does any re-draw still pending from an earlier determinization first)."""
+        self._spec_shuffle = redraw_later(rng, len(self.spec_deck), {})
+        if self.preview and self.to_move != seat:
+            self._redraw_preview(seat, rng)
+            self._legal = None  # the preview's choices name the re-drawn tiles
         else:
             # the tiles `seat` sees (on top, or in its hand while it previews) stay put
-            known = twin.known_top[seat]
-            deck = twin.deck
+            known = self.known_top[seat]
+            deck = self.deck
             near_top: dict[int, int] = {}
-            if twin.deck_within:
-                seen = set(deck[len(deck) - known :]).union(twin.preview)
-                above = len(twin.preview) + known  # depths count from above the tiles in hand
-                facts = known_to(twin.deck_within, seat).items()
+            if self.deck_within:
+                seen = set(deck[len(deck) - known :]).union(self.preview)
+                above = len(self.preview) + known  # depths count from above the tiles in hand
+                facts = known_to(self.deck_within, seat).items()
                 near_top = {t: depth - above for t, depth in facts if t not in seen}
-            twin._deck_shuffle = redraw_later(rng, len(deck) - known, near_top)
-        if twin.deck_within:
+            self._deck_shuffle = redraw_later(rng, len(deck) - known, near_top)
+        if self.deck_within:
             # Other seats' private facts name tiles `seat` cannot know; how many tiles each knows
             # in order on top is public, and in the copy they know the copy's tiles.
-            twin.deck_within = kept_for(twin.deck_within, seat)
-        track, batches = twin.fleet_track, twin.fleet_batch
+            self.deck_within = kept_for(self.deck_within, seat)
+
+    def _redraw_fleet(self, seat: int, rng: Rng) -> None:
+        """Re-draw the face-down fleet tiles: only which tiles each batch holds is known.
+
+        The legal moves (kept by clone) stand: they read only the public parts, the decks' sizes
+        and the face-up fleet tiles, so search needs not work them out again."""
+        track, batches = self.fleet_track, self.fleet_batch
         face_down = range(SLOTS, len(track))
         for batch in sorted({batches[p] for p in face_down if track[p]}):
             where = [p for p in face_down if batches[p] == batch]
-            tiles = sorted(track[p] for p in where)  # only which tiles a batch holds is known
+            tiles = sorted(track[p] for p in where)
             rng.shuffle(tiles)
             for p, t in zip(where, tiles, strict=True):
                 track[p] = t
-        # Otherwise the legal moves (kept by clone) stand: they read only the public parts, the
-        # decks' sizes and the face-up fleet tiles, so search needs not work them out again.
-        return twin
 
     def _redraw_preview(self, seat: int, rng: Rng) -> None:
         """Someone else is previewing: re-draw the deck and the tiles in their hand together (R43).
@@ -251,9 +255,9 @@ class YamataiState(TurnFlow):  # TurnFlow < Trade < Placement < Building < Recru
         self.deck, self.preview = tiles[: len(tiles) - hand], tiles[len(tiles) - hand :]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from parlour.games.yamatai.view import observe
+        from parlour.games.yamatai.view import view
 
-        return observe(self, seat)
+        return view(self, seat)
 
     def render(self, seat: int | None = None) -> str:
         from parlour.games.yamatai.render import render

@@ -25,7 +25,7 @@ class Trade(Placement):
 
     def _prices(self, colour: int) -> tuple[int, int]:
         """Buy and sell price of a colour for the player to move; (0, 0) when it cannot be traded."""
-        parts = self.game.parts
+        parts = self.game.components
         if colour == GOLD:
             if not self._has("trade_gold"):
                 return 0, 0
@@ -38,7 +38,7 @@ class Trade(Placement):
         return buy, sell
 
     def _trade_ids(self) -> list[int]:
-        coins = self.coins[self.seat]
+        coins = self.coins[self.to_move]
         buy, sell = self.price_table
         reserve, hand, bought = self.reserve, self.hand, self.bought
         ids = [Ids.BUY + c for c in range(5) if buy[c] and reserve[c] and coins >= buy[c]]
@@ -47,7 +47,7 @@ class Trade(Placement):
         return ids
 
     def _trade(self, a: int) -> list[Event]:
-        seat = self.seat
+        seat = self.to_move
         self.trades_left -= 1
         if a < Ids.SELL:
             c = a - Ids.BUY
@@ -70,10 +70,10 @@ class Trade(Placement):
     def _end_trade(self) -> list[Event]:
         """She may make fewer transactions than allowed (R45): ending early is a public choice."""
         self.trades_left = 0
-        return [Event("end_trade", f"{self._who()} ends trading", {"seat": self.seat})]
+        return [Event("end_trade", f"{self._who()} ends trading", {"seat": self.to_move})]
 
     def _take_fleet(self, number: int) -> list[Event]:
-        seat = self.seat
+        seat = self.to_move
         self.fleet_track[self.fleet_track.index(number)] = 0
         self.turn_fleets.append(number)
         self.tile = number
@@ -85,7 +85,7 @@ class Trade(Placement):
             hand[c] = self.harbour[base + c]
             self.harbour[base + c] = 0
         got = [0] * 5
-        for c, wanted in enumerate(self.game.parts.fleet[number - 1].boats):
+        for c, wanted in enumerate(self.game.components.fleet[number - 1].boats):
             take = min(wanted, self.reserve[c])  # an exhausted colour gives nothing (R3)
             got[c] = take
         if self._has("bonus_boat"):

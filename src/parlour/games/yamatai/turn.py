@@ -29,7 +29,7 @@ class TurnFlow(Trade):
 
     def _start_turn(self, turn: int) -> None:
         self.turn = turn
-        self.seat = self.order[turn]
+        self.to_move = self.order[turn]
         self.phase = FLEET
         self.resume = FLEET
         self.tile = 0
@@ -53,7 +53,7 @@ class TurnFlow(Trade):
     def _end_turn(self) -> list[Event]:
         """She ends her turn with her fleet tile's power unused: it is lost (R41)."""
         self.power_ready = False
-        return [Event("end_turn", f"{self._who()} ends the turn", {"seat": self.seat})]
+        return [Event("end_turn", f"{self._who()} ends the turn", {"seat": self.to_move})]
 
     def _end_round(self) -> Event:
         """End-of-round steps in the rulebook's order, with the end triggers where they bite (R23)."""
@@ -107,7 +107,7 @@ class TurnFlow(Trade):
     def _finish(self, reason: str) -> Event:
         self.end_reason = reason
         self.phase = OVER
-        self.seat = TERMINAL
+        self.to_move = TERMINAL
         totals = [score.total for score in self.scores()]
         text = f"the game ends: {END_REASONS[reason]}"
         return Event("game_over", text, {"reason": reason, "scores": totals, "winners": self.winners()})

@@ -44,15 +44,15 @@ def known_near_top(state: YamataiState, seat: int | None) -> list[tuple[int, int
     if seat is not None:
         deck = state.deck
         seen.update(deck[len(deck) - state.known_top[seat] :])
-        if seat == state.seat:
+        if seat == state.to_move:
             seen.update(state.preview)
     depths = known_to(state.deck_within, seat)
     return sorted(((t, d) for t, d in depths.items() if t not in seen), key=lambda fact: (fact[1], fact[0]))
 
 
-def observe(state: YamataiState, seat: int | None) -> dict[str, Any]:
+def view(state: YamataiState, seat: int | None) -> dict[str, Any]:
     game = state.game
-    parts = game.parts
+    parts = game.components
     board = parts.board
     kinds = parts.culture_colours
     codes = [t.code for t in parts.buildings]
@@ -100,7 +100,7 @@ def observe(state: YamataiState, seat: int | None) -> dict[str, Any]:
             }
         )
     turn: dict[str, Any] = {
-        "seat": state.seat if state.phase != OVER else None,
+        "seat": state.to_move if state.phase != OVER else None,
         "phase": PHASE_NAMES[state.phase],
         "fleet_tile": state.tile or None,
         "power_available": state.power_ready,
@@ -117,10 +117,10 @@ def observe(state: YamataiState, seat: int | None) -> dict[str, Any]:
         "pending": state.pending,
     }
     if state.phase in (PREVIEW, PREVIEW_ORDER):
-        turn["preview"] = [codes[t] for t in state.preview] if seat == state.seat else {"count": len(state.preview)}
+        turn["preview"] = [codes[t] for t in state.preview] if seat == state.to_move else {"count": len(state.preview)}
     result: dict[str, Any] = {
         "round": state.round_no,
-        "to_move": state.seat if state.phase != OVER else None,
+        "to_move": state.to_move if state.phase != OVER else None,
         "turn_order": [game.colours[s] for s in state.order],
         "turn_order_seats": list(state.order),
         "turn_index": state.turn,

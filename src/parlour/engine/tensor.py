@@ -1,4 +1,5 @@
-"""The builder of observation tensors, in the standard library only (games' encoders use it).
+"""The builder of observation tensors, in the standard library only: games' encoders build on it
+as on the rest of the engine, and `parlour.interop` (numpy) reads what they build.
 
 Each game's encoder (`parlour.games.<game>.encoder`) turns `state.view(seat)` — and only that —
 into a `Features`: a fixed-length vector kept sparse, as its non-zero values by position. The
