@@ -7,10 +7,21 @@ game seeds are 53-bit hashes of its tournament seed; these are 20000 and up), fo
     python benchmarks/bots_strength.py --only hatflings --players 2 --opponents greedy \\
         --mcts mcts:eval=learned,puct=1,seconds=0.2 --start 20000 --games 20200 --no-docs \\
         --journal benchmarks/results/learned_hatflings_greedy.jsonl
-    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents mcts:seconds=0.2 \\
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents mcts:eval=heuristic,seconds=0.2 \\
         --mcts mcts:eval=learned,puct=1,seconds=0.2 --start 20000 --games 20200 --no-docs \\
         --journal benchmarks/results/learned_hatflings_mcts.jsonl
     python benchmarks/learned_strength.py
+
+The 0.1 s rows of 3 December 2026 (Hatflings! now searches with its evaluator by default, so its
+heuristic search is spelled `mcts:eval=heuristic`; the Hanbok Runway and Yamataï weights are not
+shipped and are played from benchmarks/results/evaluators/ with `weights=FILE`), for example:
+
+    python benchmarks/bots_strength.py --only hatflings --players 2 \
+        --opponents mcts:eval=heuristic,seconds=0.1 --mcts mcts:eval=learned,puct=1,even=0.25,seconds=0.1 \
+        --start 22000 --games 22200 --no-docs --journal benchmarks/results/learned_hatflings_mcts_even.jsonl
+    python benchmarks/bots_strength.py --only hanbok_runway --players 2 --opponents mcts:seconds=0.1 \
+        --mcts mcts:weights=benchmarks/results/evaluators/hanbok_runway_2p.npz,puct=1,even=0.25,seconds=0.1 \
+        --start 22000 --games 22060 --no-docs --journal benchmarks/results/learned_hanbok_runway_mcts.jsonl
 
 Targets: at least 90% against greedy with two players, 2.5 times the fair share with 3-4, and 65%
 against the default MCTS at the same time per move. A row meets its target when its whole 95%

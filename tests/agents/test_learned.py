@@ -197,18 +197,23 @@ def test_a_search_on_learned_values_cannot_tell_twins_apart(tmp_path: Path, puct
     assert searches[0].choices == searches[1].choices
 
 
-def test_priors_steer_the_search(tmp_path: Path) -> None:
-    """With PUCT the visits follow the policy: a net that favours one move makes it the most visited."""
-    game = parlour.load_game("hatflings")
-    fit = fit_of(game)
-    weights = random_weights(fit, hidden=(8,), seed=1)
+def favouring_one_move(tmp_path: Path) -> tuple[Path, State, int]:
+    """A Hatflings! position and a weights file whose policy strongly favours one of its moves and
+    whose value is 0 everywhere."""
+    weights = random_weights(fit_of(parlour.load_game("hatflings")), hidden=(8,), seed=1)
     state = midgame("hatflings", 2, 1, 6)
     favoured = state.legal_actions()[-1].id
     policy_w, policy_b = weights.policy  # type: ignore[misc]
     policy_w[:] = 0.0
     policy_b[favoured] = 8.0
     weights.value[0][:] = 0.0
-    path = save(weights, tmp_path / "w.npz")
+    weights.value[1][:] = 0.0
+    return save(weights, tmp_path / "w.npz"), state, favoured
+
+
+def test_priors_steer_the_search(tmp_path: Path) -> None:
+    """With PUCT the visits follow the policy: a net that favours one move makes it the most visited."""
+    path, state, favoured = favouring_one_move(tmp_path)
     agent = make_agent(f"mcts:iterations=100,puct=2,reuse=no,weights={path}", 1)
     assert agent.act(state).id == favoured
 
@@ -260,3 +265,46 @@ def test_lambda_returns_mix_the_heuristic_of_what_follows_with_the_return() -> N
     assert targets[1] == pytest.approx([0.5 * 0.2 + 0.5 * 1.0, -(0.5 * 0.2 + 0.5 * 1.0)])
     assert targets[0][0] == pytest.approx(0.5 * 0.5 + 0.5 * targets[1][0])
     assert lambda_returns(judged, final, 1.0)[:3] == [final] * 3
+
+
+def test_an_even_share_of_the_priors_levels_them(tmp_path: Path) -> None:
+    """`even=1` spreads every prior evenly: a policy favouring one move no longer steers the visits."""
+    path, state, favoured = favouring_one_move(tmp_path)
+    steered = make_agent(f"mcts:iterations=100,puct=2,reuse=no,weights={path}", 1)
+    assert isinstance(steered, MctsAgent) and steered.search(state).best.action.id == favoured
+    levelled = make_agent(f"mcts:iterations=100,puct=2,even=1,reuse=no,weights={path}", 1)
+    assert isinstance(levelled, MctsAgent)
+    visits = [choice.visits for choice in levelled.search(state).choices]
+    assert max(visits) - min(visits) <= 1  # every value is 0 and every prior the same: turn by turn
+
+
+@pytest.mark.parametrize("share", ["1.5", "-0.1", "most"])
+def test_an_even_share_outside_0_to_1_is_refused(share: str) -> None:
+    with pytest.raises(AgentSpecError, match="agent parameter even must"):
+        make_agent(f"mcts:eval=learned,puct=1,even={share}")
+
+
+def test_hatflings_searches_with_its_learned_evaluator_by_default() -> None:
+    state = midgame("hatflings", 2, 3, 8)
+    default = MctsAgent(seed=2, iterations=80, reuse=False).search(state).choices
+    spelled = make_agent("mcts:iterations=80,reuse=no,eval=learned,puct=1,even=0.25", 2)
+    heuristic = make_agent("mcts:iterations=80,reuse=no,eval=heuristic", 2)
+    assert isinstance(spelled, MctsAgent) and isinstance(heuristic, MctsAgent)
+    assert spelled.search(state).choices == default
+    assert heuristic.search(state).choices != default
+
+
+def test_unfit_shipped_weights_fall_back_only_where_the_game_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data set that changes the tensor's layout leaves a game's default learned search on the
+    heuristic; a spec that asks for eval=learned is told the weights do not fit."""
+
+    def unfit(game: Game) -> None:
+        raise WeightsError("evaluator_2p.npz was trained for hatflings with 2 players (...), not for ...")
+
+    monkeypatch.setattr(learned, "shipped", unfit)
+    state = midgame("hatflings", 2, 3, 8)
+    default = MctsAgent(seed=2, iterations=60, reuse=False).search(state).choices
+    heuristic = make_agent("mcts:iterations=60,reuse=no,eval=heuristic", 2)
+    assert isinstance(heuristic, MctsAgent) and heuristic.search(state).choices == default
+    with pytest.raises(WeightsError, match="was trained for hatflings"):
+        make_agent("mcts:iterations=60,reuse=no,eval=learned", 2).act(state)

@@ -74,6 +74,7 @@ DEFAULTS: dict[str, Any] = {
     "reveal": False,
     "eval": "heuristic",
     "puct": 0.0,
+    "even": 0.0,
 }
 """The settings a search uses when neither its spec nor the game (`Game.search_defaults`) names them."""
 
@@ -144,6 +145,7 @@ class MctsAgent(Agent):
         evaluation: str | None = None,
         puct: float | None = None,
         weights: str | None = None,
+        even: float | None = None,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
@@ -159,6 +161,7 @@ class MctsAgent(Agent):
             "reveal": reveal,
             "eval": evaluation if weights is None else "learned",
             "puct": puct,
+            "even": even,
         }
         self.weights = weights
         self._settle({})
@@ -209,6 +212,7 @@ class MctsAgent(Agent):
         self.reveal: bool = settled["reveal"]
         self.evaluation: str = settled["eval"]
         self.puct: float = settled["puct"]
+        self.even: float = settled["even"]
 
     def _leaf_evaluator(self, game: Game) -> Any:
         """With `eval=learned`, the evaluator to judge leaves by: the `weights` file's, else the
@@ -223,7 +227,16 @@ class MctsAgent(Agent):
             return None
         if self.weights is not None:
             return evaluator.from_file(self.weights, game)
-        return evaluator.shipped(game)
+        if self._asked["eval"] is not None:
+            return evaluator.shipped(game)  # asked for by the spec: weights that do not fit are an error
+        # Asked for by the game's own defaults: a data set or option that changes the tensor's
+        # layout leaves the shipped weights unfit, and the search judges by the heuristic instead.
+        from parlour.agents.learned.weights import WeightsError
+
+        try:
+            return evaluator.shipped(game)
+        except WeightsError:
+            return None
 
     def _seed_root(self, root: Node, state: State, seat: int, players: int) -> None:
         """`prior=N`: each root action starts as N visits worth what greedy's one ply makes of it.
@@ -315,9 +328,12 @@ class MctsAgent(Agent):
         learned value: a child scores its mean plus `puct` times its prior times
         sqrt(parent visits + 1) / (1 + its visits); an untried child counts at the parent's mean.
         A node's priors are the mover's policy over the moves legal in the world that first
-        reached it; a move legal only in later worlds gets an even share."""
+        reached it; a move legal only in later worlds gets an even share. With `even`, that share
+        of every prior is spread evenly over the legal moves, so that a move the policy all but
+        rules out is still tried (a forced win the policy does not see, for one)."""
         evaluator = self._evaluator
         puct = self.puct
+        kept = 1.0 - self.even
         node = root
         path = [root]
         values: list[float] | None = None
@@ -331,17 +347,17 @@ class MctsAgent(Agent):
             scale = puct * math.sqrt(visits + 1)
             parent_mean = node.totals[mover] / visits if visits else 0.0
             even = 1.0 / len(legal)
+            spread = self.even * even
             best: Node | None = None
             best_action = legal[0]
             best_score = -math.inf
             for action in legal:
                 child = node.children.get(action.id)
+                prior = kept * priors.get(action.id, even) + spread
                 if child is None or not child.visits:
-                    score = parent_mean + scale * priors.get(action.id, even)
+                    score = parent_mean + scale * prior
                 else:
-                    score = child.totals[mover] / child.visits + scale * priors.get(action.id, even) / (
-                        1 + child.visits
-                    )
+                    score = child.totals[mover] / child.visits + scale * prior / (1 + child.visits)
                 if score > best_score:
                     best_score, best, best_action = score, child, action
             world.apply_legal(best_action)
@@ -517,7 +533,8 @@ class Searching(Thought):
 @register_agent(
     "mcts",
     "Monte Carlo tree search (iterations=N or seconds=S, c=exploration, rollout=random|heuristic, cutoff=N, "
-    "reuse=yes|no, prior=N, finish=N, fpu=yes|no, reveal=yes|no, eval=heuristic|learned, puct=X, weights=FILE, "
+    "reuse=yes|no, prior=N, finish=N, fpu=yes|no, reveal=yes|no, eval=heuristic|learned, puct=X, even=X, "
+    "weights=FILE, "
     "seed=N)",
 )
 def _make_mcts(params: dict[str, str], seed: int) -> Agent:
@@ -549,9 +566,18 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
         evaluation=choice_param(params, "eval", "heuristic", ("heuristic", "learned")) if "eval" in params else None,
         puct=number_param(params, "puct", None, float),
         weights=weights,
+        even=_share(params, "even"),
     )
 
 
 def _switch(params: dict[str, str], name: str) -> bool | None:
     """A yes/no setting; None when the spec leaves it to the game."""
     return choice_param(params, name, "no", ("yes", "no")) == "yes" if name in params else None
+
+
+def _share(params: dict[str, str], name: str) -> float | None:
+    """A share from 0 to 1; None when the spec leaves it to the game."""
+    share: float | None = number_param(params, name, None, float)
+    if share is not None and share > 1:
+        raise AgentSpecError(f"agent parameter {name} must be at most 1, got {share}")
+    return share

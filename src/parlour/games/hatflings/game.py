@@ -46,6 +46,9 @@ class Hatflings(Game):
     summary = "two captains introduce halflings and jump them about a 6×6 floor, changing their rivals' hats"
     perfect_information = True
     max_game_length = 2_000
+    # Searches judge leaves by the shipped learned evaluator and let its policy guide them (PUCT):
+    # stronger than the heuristic search at the same time per move (docs/bots.md, Learned evaluators).
+    search_defaults: ClassVar[dict[str, Any]] = {"eval": "learned", "puct": 1.0, "even": 0.25}
     options_spec = (
         Option("players", int, 2, "number of captains", choices=(2,), title="Captains"),
         Option(
