@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from parlour.server.ratings import ranks_of
+from parlour.server.features.ratings import ranks_of
 
 from .conftest import LiveServer, wait_until
 from .test_accounts import FAST_HASH, browser, csrf, sign_up

@@ -20,7 +20,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import (
+from parlour.server.authority.hub import Hub
+from parlour.server.edge.errors import ServerError, describe_problems
+from parlour.server.edge.guard import RequestGuard
+from parlour.server.edge.logs import log
+from parlour.server.edge.metrics import CONTENT_TYPE
+from parlour.server.edge.quotas import SocketSlots
+from parlour.server.edge.requests import hub_of
+from parlour.server.features import (
     accounts,
     admin,
     chat,
@@ -34,13 +41,6 @@ from parlour.server import (
     safety,
     timers,
 )
-from parlour.server.errors import ServerError, describe_problems
-from parlour.server.guard import RequestGuard
-from parlour.server.hub import Hub
-from parlour.server.logs import log
-from parlour.server.metrics import CONTENT_TYPE
-from parlour.server.quotas import SocketSlots
-from parlour.server.requests import hub_of
 from parlour.server.settings import Settings
 
 health_router = APIRouter()

@@ -20,16 +20,16 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from parlour.server.accounts import CsrfHeader, joining_account, seat_owner
-from parlour.server.errors import ServerError
-from parlour.server.hub import new_table_id
-from parlour.server.logs import log
-from parlour.server.models import TableRow
-from parlour.server.quotas import client_address
-from parlour.server.ratings import ratings_of
-from parlour.server.requests import bearer, hub_of, invite
-from parlour.server.table import FINISHED, LiveTable
-from parlour.server.timers import BOT, TURN_BASED, timers_of
+from parlour.server.authority.hub import new_table_id
+from parlour.server.authority.table import FINISHED, LiveTable
+from parlour.server.db.models import TableRow
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.logs import log
+from parlour.server.edge.quotas import client_address
+from parlour.server.edge.requests import bearer, hub_of, invite
+from parlour.server.features.accounts import CsrfHeader, joining_account, seat_owner
+from parlour.server.features.ratings import ratings_of
+from parlour.server.features.timers import BOT, TURN_BASED, timers_of
 
 router = APIRouter()
 # One rematch opened at a time in this process; across processes, the rematch is named in the

@@ -15,7 +15,7 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from prometheus_client import Histogram
 
-from parlour.server.store import NewAction, Store
+from parlour.server.db.store import NewAction, Store
 
 BATCH = 500
 

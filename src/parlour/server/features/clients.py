@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from parlour.server.logs import log
+from parlour.server.edge.logs import log
 
 
 class RateLimit:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import psycopg
 from sqlalchemy import Connection, Engine, make_url, text
 
-from parlour.server.logs import log
+from parlour.server.edge.logs import log
 
 # Seconds between attempts to open the listening connection again after it dropped.
 RELISTEN_SECONDS = 1.0

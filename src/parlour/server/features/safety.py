@@ -17,14 +17,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from parlour.server.accounts import CsrfHeader, SignedIn, accounts_of, check_csrf
-from parlour.server.community_store import CommunityStore
-from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
-from parlour.server.quotas import Buckets
-from parlour.server.requests import Strict
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import LiveTable
+from parlour.server.db.community_store import CommunityStore
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.quotas import Buckets
+from parlour.server.edge.requests import Strict
+from parlour.server.features.accounts import CsrfHeader, SignedIn, accounts_of, check_csrf
 from parlour.server.settings import Settings
-from parlour.server.table import LiveTable
 
 router = APIRouter()
 

@@ -14,16 +14,16 @@ from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class, game_classes
 from parlour.engine.tutorial import tutorial_of
-from parlour.server.accounts import CsrfHeader, joining_account, seat_owner
-from parlour.server.errors import ServerError
-from parlour.server.guard import JSON_TYPES, exactly
-from parlour.server.quotas import client_address
-from parlour.server.ratings import ratings_of
-from parlour.server.rematch import rematches_of
-from parlour.server.requests import Strict, base_url, hub_of, invite
-from parlour.server.safety import safety_of
-from parlour.server.table import FINISHED, OPEN, RUNNING
-from parlour.server.timers import BOT, FORFEIT, TURN_BASED, Mode, OnTimeout, timers_of
+from parlour.server.authority.table import FINISHED, OPEN, RUNNING
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.guard import JSON_TYPES, exactly
+from parlour.server.edge.quotas import client_address
+from parlour.server.edge.requests import Strict, base_url, hub_of, invite
+from parlour.server.features.accounts import CsrfHeader, joining_account, seat_owner
+from parlour.server.features.ratings import ratings_of
+from parlour.server.features.rematch import rematches_of
+from parlour.server.features.safety import safety_of
+from parlour.server.features.timers import BOT, FORFEIT, TURN_BASED, Mode, OnTimeout, timers_of
 
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
 STATUSES = (OPEN, RUNNING, FINISHED)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from fastapi import Request, WebSocket
 from pydantic import BaseModel, ConfigDict
 
-from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import LiveTable
+from parlour.server.edge.errors import ServerError
 from parlour.server.settings import Settings
-from parlour.server.table import LiveTable
 
 
 class Strict(BaseModel):

@@ -24,13 +24,13 @@ from sqlalchemy.orm import Session
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class
-from parlour.server.accounts import SignedIn
-from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
-from parlour.server.logs import log
-from parlour.server.models import RatingRow, SeatRow, TableRow, UserRow, now
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import FINISHED, LiveTable
+from parlour.server.db.models import RatingRow, SeatRow, TableRow, UserRow, now
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.logs import log
+from parlour.server.features.accounts import SignedIn
 from parlour.server.settings import Settings
-from parlour.server.table import FINISHED, LiveTable
 
 router = APIRouter()
 MODEL = PlackettLuce()

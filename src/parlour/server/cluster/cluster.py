@@ -22,13 +22,13 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from parlour.server.errors import ServerError
-from parlour.server.fanout import Listener, Notice, channel_of, process_name
-from parlour.server.leases import Leases, LeaseStore
-from parlour.server.logs import log
+from parlour.server.cluster.fanout import Listener, Notice, channel_of, process_name
+from parlour.server.cluster.leases import Leases, LeaseStore
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.logs import log
 
 if TYPE_CHECKING:
-    from parlour.server.hub import Hub
+    from parlour.server.authority.hub import Hub
 
 Job = Callable[[], Awaitable[None]]
 

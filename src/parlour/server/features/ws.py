@@ -14,13 +14,13 @@ from typing import Any
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from parlour.server.chat import Chat
-from parlour.server.clients import Client, RateLimit
-from parlour.server.errors import ServerError
-from parlour.server.guard import read_json
-from parlour.server.hub import Hub
-from parlour.server.logs import log
-from parlour.server.table import LiveTable
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import LiveTable
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.guard import read_json
+from parlour.server.edge.logs import log
+from parlour.server.features.chat import Chat
+from parlour.server.features.clients import Client, RateLimit
 
 # The fields each message type may carry; `id` is the client's own reference, echoed in errors.
 FIELDS: dict[str, set[str]] = {

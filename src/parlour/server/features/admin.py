@@ -19,18 +19,26 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
 
 from parlour.agents import make_agent
-from parlour.server.accounts import NAME_RULE, PASSWORD_MAX, PASSWORD_MIN, CsrfHeader, SignedIn, accounts_of, check_csrf
-from parlour.server.community_store import CommunityStore
-from parlour.server.errors import ServerError, not_found
-from parlour.server.hub import Hub
-from parlour.server.logs import log
-from parlour.server.models import now
-from parlour.server.quotas import client_address
-from parlour.server.requests import Strict
-from parlour.server.safety import normal_word, safety_of
-from parlour.server.store import Store
-from parlour.server.table import FINISHED, LiveTable, hash_token
-from parlour.server.timers import TimerStore
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import FINISHED, LiveTable, hash_token
+from parlour.server.db.community_store import CommunityStore
+from parlour.server.db.models import now
+from parlour.server.db.store import Store
+from parlour.server.edge.errors import ServerError, not_found
+from parlour.server.edge.logs import log
+from parlour.server.edge.quotas import client_address
+from parlour.server.edge.requests import Strict
+from parlour.server.features.accounts import (
+    NAME_RULE,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    CsrfHeader,
+    SignedIn,
+    accounts_of,
+    check_csrf,
+)
+from parlour.server.features.safety import normal_word, safety_of
+from parlour.server.features.timers import TimerStore
 
 SEATS_TO_BOT, SEATS_KEPT = "bot", "keep"
 SeatsChoice = Literal["bot", "keep"]

@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request, WebSocket
 from pydantic import Field
 
-from parlour.server.errors import ServerError
-from parlour.server.guard import ActionRef
-from parlour.server.quotas import SocketSlots, client_address
-from parlour.server.ratings import ratings_of
-from parlour.server.requests import Strict, bearer, hub_of
-from parlour.server.ws import Connection, refuse_socket
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.guard import ActionRef
+from parlour.server.edge.quotas import SocketSlots, client_address
+from parlour.server.edge.requests import Strict, bearer, hub_of
+from parlour.server.features.ratings import ratings_of
+from parlour.server.features.ws import Connection, refuse_socket
 
 router = APIRouter()
 socket_router = APIRouter()

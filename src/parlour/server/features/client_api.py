@@ -26,11 +26,11 @@ from parlour.engine.game import State
 from parlour.engine.package import board_module, game_package, how_to_play_page
 from parlour.engine.records import replay
 from parlour.engine.registry import game_class
-from parlour.server.errors import ServerError
-from parlour.server.guard import ActionRef
-from parlour.server.hub import Hub
-from parlour.server.quotas import client_address
-from parlour.server.table import LiveTable
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import LiveTable
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.guard import ActionRef
+from parlour.server.edge.quotas import client_address
 
 DATA_SUFFIXES = (".csv", ".toml")
 

@@ -37,16 +37,16 @@ from parlour.engine.errors import IllegalAction, InvalidOption, RecordError
 from parlour.engine.game import Game, State
 from parlour.engine.registry import game_class, game_classes
 from parlour.engine.rng import Rng
-from parlour.server.cluster import Cluster
-from parlour.server.errors import ServerError, not_found
-from parlour.server.guard import check_display_name
-from parlour.server.logs import log
-from parlour.server.metrics import Metrics
-from parlour.server.quotas import Buckets, GameCache, TurnQueue
+from parlour.server.authority.table import FINISHED, OPEN, RUNNING, LiveTable, Move, Seat, Tentative, hash_token
+from parlour.server.cluster.cluster import Cluster
+from parlour.server.db.store import NewAction, SameAccount, Store, StoredTable
+from parlour.server.db.writer import ActionWriter
+from parlour.server.edge.errors import ServerError, not_found
+from parlour.server.edge.guard import check_display_name
+from parlour.server.edge.logs import log
+from parlour.server.edge.metrics import Metrics
+from parlour.server.edge.quotas import Buckets, GameCache, TurnQueue
 from parlour.server.settings import Settings
-from parlour.server.store import NewAction, SameAccount, Store, StoredTable
-from parlour.server.table import FINISHED, OPEN, RUNNING, LiveTable, Move, Seat, Tentative, hash_token
-from parlour.server.writer import ActionWriter
 
 HUMAN = "human"
 # Summaries of finished tables kept for the lobby, which lists the 50 most recently finished.

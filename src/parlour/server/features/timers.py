@@ -35,13 +35,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from parlour.agents import make_agent
-from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
-from parlour.server.logs import log
-from parlour.server.models import SeatRow, TableRow, now
-from parlour.server.requests import Strict, bearer, hub_of
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import FINISHED, RUNNING, LiveTable
+from parlour.server.db.models import SeatRow, TableRow, now
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.logs import log
+from parlour.server.edge.requests import Strict, bearer, hub_of
 from parlour.server.settings import Settings
-from parlour.server.table import FINISHED, RUNNING, LiveTable
 
 LIVE, TURN_BASED = "live", "turn_based"
 BOT, FORFEIT = "bot", "forfeit"

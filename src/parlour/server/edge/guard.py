@@ -28,7 +28,7 @@ from pydantic import BeforeValidator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from parlour.server.errors import ServerError
+from parlour.server.edge.errors import ServerError
 from parlour.server.settings import Settings
 
 # Characters refused in every string a client sends: C0 and C1 controls (NUL, tab, new line, ESC

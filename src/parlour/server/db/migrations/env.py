@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from parlour.server.models import Base
+from parlour.server.db.models import Base
 
 config = context.config
 target_metadata = Base.metadata

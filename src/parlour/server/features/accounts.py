@@ -27,14 +27,14 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Header, Request, Response
 from pydantic import Field
 
-from parlour.server.account_store import AccountStore, User
-from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
-from parlour.server.logs import log
-from parlour.server.quotas import Buckets, client_address
-from parlour.server.requests import Strict, bearer, hub_of
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import hash_token
+from parlour.server.db.account_store import AccountStore, User
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.logs import log
+from parlour.server.edge.quotas import Buckets, client_address
+from parlour.server.edge.requests import Strict, bearer, hub_of
 from parlour.server.settings import Settings
-from parlour.server.table import hash_token
 
 SESSION_COOKIE = "parlour_session"
 # A browser that has signed in to an account with its password: it passes the slower per-account

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from parlour.server.models import (
+from parlour.server.db.models import (
     ActionRow,
     AdminRow,
     AuditRow,

@@ -26,16 +26,16 @@ from sqlalchemy.orm import Session
 
 from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class
-from parlour.server.accounts import accounts_of
-from parlour.server.errors import ServerError
-from parlour.server.guard import check_display_name
-from parlour.server.hub import Hub
-from parlour.server.models import QuickWaitRow, RatingRow
-from parlour.server.quotas import client_address
-from parlour.server.requests import Strict
-from parlour.server.safety import safety_of
+from parlour.server.authority.hub import Hub
+from parlour.server.db.models import QuickWaitRow, RatingRow
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.guard import check_display_name
+from parlour.server.edge.quotas import client_address
+from parlour.server.edge.requests import Strict
+from parlour.server.features.accounts import accounts_of
+from parlour.server.features.safety import safety_of
+from parlour.server.features.timers import BOT, TURN_BASED, Timers
 from parlour.server.settings import Settings
-from parlour.server.timers import BOT, TURN_BASED, Timers
 
 QUICK_STALE_SECONDS = 15.0
 """A waiting ticket not looked at for this long is taken for gone (its page polls every 2 s)."""

@@ -20,8 +20,8 @@ from sqlalchemy.orm import Session
 
 from parlour.deal import Deal
 from parlour.engine.errors import ParlourError
-from parlour.server.fanout import notify
-from parlour.server.models import ActionRow, SeatRow, TableRow, now
+from parlour.server.cluster.fanout import notify
+from parlour.server.db.models import ActionRow, SeatRow, TableRow, now
 
 # The key of the advisory lock under which a PostgreSQL schema is migrated: processes starting
 # together migrate one after another.
@@ -118,7 +118,7 @@ class Store:
     def migrate(self) -> None:
         """Bring the schema to the newest revision (creates it on a new database)."""
         config = Config()
-        config.set_main_option("script_location", str(resources.files("parlour.server") / "migrations"))
+        config.set_main_option("script_location", str(resources.files("parlour.server.db") / "migrations"))
         with self.engine.begin() as connection:
             if not self.is_sqlite:
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})

@@ -23,7 +23,7 @@ from parlour.engine.actions import Action, Event
 from parlour.engine.game import TERMINAL, State
 
 if TYPE_CHECKING:
-    from parlour.server.clients import Client
+    from parlour.server.features.clients import Client
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 

@@ -20,8 +20,8 @@ from parlour import deal
 from parlour.engine.errors import ParlourError
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class
-from parlour.server.models import TableRow
-from parlour.server.store import Store, StoredTable
+from parlour.server.db.models import TableRow
+from parlour.server.db.store import Store, StoredTable
 
 POSTGRES_BACKUP = (
     "back PostgreSQL up with its own tools while the server runs: pg_dump --format=custom --file=FILE URL; "

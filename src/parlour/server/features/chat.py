@@ -18,17 +18,17 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from parlour.server.errors import ServerError
-from parlour.server.fanout import Notice
-from parlour.server.guard import check_visible
-from parlour.server.hub import Hub
-from parlour.server.models import ChatRow, now
-from parlour.server.quotas import Buckets
-from parlour.server.requests import Strict, bearer, hub_of
-from parlour.server.safety import Safety
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import LiveTable
+from parlour.server.cluster.fanout import Notice
+from parlour.server.db.models import ChatRow, now
+from parlour.server.db.store import Store
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.guard import check_visible
+from parlour.server.edge.quotas import Buckets
+from parlour.server.edge.requests import Strict, bearer, hub_of
+from parlour.server.features.safety import Safety
 from parlour.server.settings import Settings
-from parlour.server.store import Store
-from parlour.server.table import LiveTable
 
 router = APIRouter()
 

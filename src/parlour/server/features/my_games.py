@@ -15,11 +15,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from parlour.server.accounts import CsrfHeader, accounts_of
-from parlour.server.errors import ServerError
-from parlour.server.hub import Hub
-from parlour.server.requests import base_url, hub_of
-from parlour.server.table import FINISHED, OPEN, hash_token
+from parlour.server.authority.hub import Hub
+from parlour.server.authority.table import FINISHED, OPEN, hash_token
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.requests import base_url, hub_of
+from parlour.server.features.accounts import CsrfHeader, accounts_of
 
 router = APIRouter()
 # Tables a "my games" list or a profile reads, the most recently joined first.
