@@ -51,7 +51,7 @@ async def health(request: Request) -> dict[str, Any]:
     """Liveness and the database's reachability."""
     hub = hub_of(request)
     try:
-        await hub._db(hub.store.ping)
+        await hub.db.run(hub.store.ping)
         database = "ok"
     except Exception as error:  # reported, not raised: health must answer
         database = f"unreachable: {error.__class__.__name__}"

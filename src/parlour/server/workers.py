@@ -64,7 +64,8 @@ def share_metrics() -> None:
 
 def worker_app() -> FastAPI:
     """The application of one worker process (uvicorn calls this in each, as a factory)."""
-    from parlour.server import create_app, logs
+    from parlour.server import create_app
+    from parlour.server.edge import logs
 
     log = json.loads(os.environ.get(LOG_VARIABLE, "{}"))
     logs.configure(log.get("level", "info"), log.get("format", "json"), log.get("file"))

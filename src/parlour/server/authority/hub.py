@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from anyio import CapacityLimiter
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 
 from parlour import deal
 from parlour.agents import Agent, AgentSpecError, Budget, make_agent
@@ -39,6 +39,7 @@ from parlour.engine.registry import game_class, game_classes
 from parlour.engine.rng import Rng
 from parlour.server.authority.table import FINISHED, OPEN, RUNNING, LiveTable, Move, Seat, Tentative, hash_token
 from parlour.server.cluster.cluster import Cluster
+from parlour.server.db.runner import Database
 from parlour.server.db.store import NewAction, SameAccount, Store, StoredTable
 from parlour.server.db.writer import ActionWriter
 from parlour.server.edge.errors import ServerError, not_found
@@ -110,7 +111,8 @@ class Hub:
         self.resting: dict[str, dict[str, Any]] = {}
         self.finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.games = GameCache(settings.game_cache)
-        self.db_limiter = CapacityLimiter(1 if self.store.is_sqlite else 4)
+        # Every statement goes through this runner, handed to whoever needs the database.
+        self.db = Database(self.store)
         self.bot_threads = CapacityLimiter(settings.bot_threads)
         self.bot_turns = TurnQueue(settings.bot_threads)
         self.bot_cap = Budget(settings.bot_seconds, settings.bot_iterations)
@@ -126,7 +128,7 @@ class Hub:
         self.sweeps = 0
         self.sweeper: asyncio.Task[None] | None = None
         self.metrics = Metrics()
-        self.writer = ActionWriter(self.store, self.db_limiter, self.metrics.commit)
+        self.writer = ActionWriter(self.store, self.db.limiter, self.metrics.commit)
         self.stopping = False
         # On PostgreSQL other server processes may share the database (server/cluster.py); the
         # lobby then reads its unfinished tables from the database, and keeps their summaries
@@ -143,7 +145,7 @@ class Hub:
         await anyio.to_thread.run_sync(self.store.migrate)
         if self.cluster is not None:
             await self.cluster.listen()
-        stored = await self._db(self.store.unfinished_tables)
+        stored = await self.db.run(self.store.unfinished_tables)
         # Tables of the same game and options one after another: each Game is built once, however
         # many option sets there are beyond what the cache keeps.
         stored.sort(key=lambda record: (record.game, json.dumps(record.options, sort_keys=True, default=str)))
@@ -168,7 +170,7 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.start_leases()
         for table in list(self.tables.values()):
-            self._wake_bots(table)
+            self.wake_bots(table)
         self.sweeper = asyncio.create_task(self._sweep_now_and_then())
         log.info(
             "server started",
@@ -193,16 +195,6 @@ class Hub:
         """The game with these options, from the cache: building an action space takes up to a few
         hundred milliseconds, and a Game is shared by all its states."""
         return self.games.get(cls, options)
-
-    async def _db(self, function: Any, *args: Any) -> Any:
-        """Run a Store method in a worker thread; a database failure becomes a clear 503."""
-        try:
-            return await anyio.to_thread.run_sync(function, *args, limiter=self.db_limiter)
-        except SQLAlchemyError as error:
-            log.error("database error", extra={"event": "storage_error", "error": repr(error)})
-            raise ServerError(
-                "storage_error", "the database cannot be reached; nothing changed, try again", 503
-            ) from None
 
     def _rebuild(self, record: StoredTable) -> LiveTable:
         """A table as the database describes it: its seed and actions replayed through the engine."""
@@ -233,7 +225,7 @@ class Hub:
             return table
         if len(table_id) > 32:
             raise not_found(table_id)
-        record = await self._db(self.store.table, table_id)
+        record = await self.db.run(self.store.table, table_id)
         if record is None:
             raise not_found(table_id)
         try:
@@ -248,7 +240,7 @@ class Hub:
         if self.cluster is not None and table is rebuilt:
             # A move committed elsewhere between the read and now was announced to nobody here.
             self.cluster.soon("m", table.id, lambda: self.catch_up(table))
-        self._wake_bots(table)
+        self.wake_bots(table)
         return table
 
     def _in_memory(self, table_id: str) -> LiveTable | None:
@@ -323,7 +315,7 @@ class Hub:
         committed = Deal.drawn(seed, fixed)
         table_id = table_id or new_table_id()
         state = loaded.new_state(seed=seed)
-        created = await self._db(
+        created = await self.db.run(
             self.store.create_table, table_id, loaded.name, dict(loaded.options), seed, agents, committed
         )
         seated = [Seat(i, agent) for i, agent in enumerate(agents)]
@@ -346,7 +338,7 @@ class Hub:
                 "commitment": committed.commitment,
             },
         )
-        self._wake_bots(table)
+        self.wake_bots(table)
         return table
 
     def _may_open(self, client: str) -> None:
@@ -401,7 +393,7 @@ class Hub:
             seat = self._free_seat(table, seat_index)
             token = secrets.token_urlsafe(24)
             try:
-                claimed = await self._db(
+                claimed = await self.db.run(
                     self.store.claim_seat, table.id, seat.index, name, hash_token(token), user_id, rated, session_hash
                 )
             except SameAccount:
@@ -412,7 +404,7 @@ class Hub:
             seat.name, seat.token_hash = name, hash_token(token)
         log.info("seat taken", extra={"event": "seat_joined", "table": table.id, "seat": seat.index})
         table.broadcast_sync()
-        self._wake_bots(table)
+        self.wake_bots(table)
         return table, seat, token
 
     @staticmethod
@@ -432,7 +424,7 @@ class Hub:
         return seat
 
     async def finished_tables(self, limit: int) -> list[StoredTable]:
-        records: list[StoredTable] = await self._db(self.store.finished_tables, limit)
+        records: list[StoredTable] = await self.db.run(self.store.finished_tables, limit)
         return records
 
     # --- play ---------------------------------------------------------------------------------
@@ -473,7 +465,7 @@ class Hub:
         if table.state.is_terminal():
             log.info("game over", extra={"event": "game_over", "table": table.id, "winners": table.state.winners()})
             self.let_go_if_over(table)
-        self._wake_bots(table)
+        self.wake_bots(table)
         return move
 
     def _may_hold(self, table: LiveTable, seat: int, after: State, events: list[Event], generator: Any) -> bool:
@@ -563,13 +555,13 @@ class Hub:
             except ServerError as error:
                 log.error("held steps not committed", extra={"table": table.id, "seat": seat, "error": error.message})
                 return
-        self._wake_bots(table)
+        self.wake_bots(table)
 
     async def seat_connected(self, table: LiveTable, seat: int) -> None:
         """Tell the other processes that `seat` now plays through this one: the one holding its
         held steps commits them (no-op on SQLite)."""
         if self.cluster is not None:
-            await self._db(self.store.announce_now, [f"h {self.cluster.name} {table.id} {seat}"])
+            await self.db.run(self.store.announce_now, [f"h {self.cluster.name} {table.id} {seat}"])
 
     @staticmethod
     def drop_tentative(table: LiveTable, seat: int) -> None:
@@ -583,7 +575,7 @@ class Hub:
         just after the commit): then it is played like any saved action, and memory and database
         agree again."""
         try:
-            record = await self._db(self.store.table, saved.table_id)
+            record = await self.db.run(self.store.table, saved.table_id)
         except ServerError:
             return False
         stored = record.actions if record is not None else []
@@ -595,7 +587,7 @@ class Hub:
         if self.cluster is None:
             return False
         try:
-            stored = await self._db(self.store.actions_from, table.id, table.version)
+            stored = await self.db.run(self.store.actions_from, table.id, table.version)
         except ServerError:
             return False
         self._apply_stored(table, stored)
@@ -606,10 +598,10 @@ class Hub:
     async def catch_up(self, table: LiveTable) -> None:
         """Apply the actions other processes have committed at this table since its version here."""
         async with table.lock:
-            stored = await self._db(self.store.actions_from, table.id, table.version)
+            stored = await self.db.run(self.store.actions_from, table.id, table.version)
             self._apply_stored(table, stored)
         self.let_go_if_over(table)
-        self._wake_bots(table)
+        self.wake_bots(table)
 
     def _apply_stored(self, table: LiveTable, stored: list[tuple[int, int]]) -> None:
         """Play committed actions on the table in memory and broadcast each, as if played here."""
@@ -636,7 +628,7 @@ class Hub:
         async with table.lock:
             # Read under the lock: a read made before a seat changed here (a join, a Resume) and
             # applied after it would bring back the seat as it was, and refuse its new token.
-            stored = await self._db(self.store.seats, table.id)
+            stored = await self.db.run(self.store.seats, table.id)
             before = _mark_of(table)
             for record in stored:
                 seat = table.seats[record.seat]
@@ -650,7 +642,7 @@ class Hub:
             if _mark_of(table) == before:
                 return
         table.broadcast_sync()
-        self._wake_bots(table)
+        self.wake_bots(table)
 
     @staticmethod
     def _let_go_of_seat(table: LiveTable, seat: int, code: int, reason: str) -> None:
@@ -661,7 +653,7 @@ class Hub:
     async def announce_seats(self, table_id: str) -> None:
         """Tell the other processes that a seat of this table changed (no-op on SQLite)."""
         if self.cluster is not None:
-            await self._db(self.store.announce_now, [f"s {self.cluster.name} {table_id}"])
+            await self.db.run(self.store.announce_now, [f"s {self.cluster.name} {table_id}"])
 
     async def seat_for_token(self, table: LiveTable, token: str) -> Seat | None:
         """The seat `token` holds; a seat taken on another process just now is read afresh."""
@@ -727,7 +719,7 @@ class Hub:
 
     # --- bots ---------------------------------------------------------------------------------
 
-    def _wake_bots(self, table: LiveTable) -> None:
+    def wake_bots(self, table: LiveTable) -> None:
         seat = table.seat_to_move()
         if self.stopping or table.status != RUNNING or seat is None or not seat.is_bot or not self.runs(table):
             return
@@ -745,7 +737,7 @@ class Hub:
             version, position = table.version, table.state.clone()
             try:
                 with self.metrics.timed(self.metrics.bot_think):
-                    action = await self._think(seat.agent, position)
+                    action = await self.think(seat.agent, position)
                 # The bot passes through the same checks as a person: same seat, same version.
                 await self._submit(table, seat.index, action.id, version)
             except ServerError as error:
@@ -758,7 +750,7 @@ class Hub:
                 log.exception("bot failed", extra={"table": table.id, "seat": seat.index})
                 return
 
-    async def _think(self, agent: Agent, position: State) -> Action:
+    async def think(self, agent: Agent, position: State) -> Action:
         """A bot's move, worked out in turns of at most bot_slice seconds on a bot thread.
 
         After each turn the bot queues again behind every other table waiting for a bot, so that a
@@ -835,7 +827,7 @@ class Hub:
         """Summaries (invite_url empty) of the tables with these statuses, newest first; of the
         finished ones, the `finished_listed` most recently finished."""
         if self.cluster is not None:
-            marks = await self._db(self.store.marks, None)
+            marks = await self.db.run(self.store.marks, None)
             unfinished = await self.summaries(marks)
             self.marked = {table_id: self.marked[table_id] for table_id in marks if table_id in self.marked}
             listed = {summary["id"]: summary for summary in unfinished if summary["status"] in wanted}
@@ -867,7 +859,7 @@ class Hub:
                 continue
             kept = self.marked.get(table_id)
             if kept is None or kept[0] != mark:
-                record = await self._db(self.store.table, table_id)
+                record = await self.db.run(self.store.table, table_id)
                 try:
                     rebuilt = await anyio.to_thread.run_sync(self._rebuild, record)
                 except Exception as error:
@@ -959,16 +951,16 @@ class Hub:
             return []
         cutoff = datetime.now(UTC) - timedelta(seconds=most)
         expired = []
-        for table_id in await self._db(self.store.idle_tables, cutoff):
+        for table_id in await self.db.run(self.store.idle_tables, cutoff):
             table = self.tables.get(table_id) or self.held.get(table_id)
             if table is None:
-                if await self._db(self.store.expire, table_id, cutoff):
+                if await self.db.run(self.store.expire, table_id, cutoff):
                     self.forget_summary(table_id)
                     self._closed(table_id)
                     expired.append(table_id)
                 continue
             async with table.lock:  # no move is committed while the table ends
-                if not await self._db(self.store.expire, table_id, cutoff):
+                if not await self.db.run(self.store.expire, table_id, cutoff):
                     continue
                 self._end(table, "expired")
             expired.append(table_id)
@@ -1009,7 +1001,7 @@ class Hub:
             held = table.seats[seat]
             if table.status != OPEN or held.token_hash is None:
                 raise ServerError("game_started", "the game has started: concede or leave it to a bot", 409)
-            if not await self._db(self.store.free_seat, table.id, seat, held.token_hash):
+            if not await self.db.run(self.store.free_seat, table.id, seat, held.token_hash):
                 raise ServerError("seat_taken", "this seat is played from another device now", 409)
             held.name = held.token_hash = None
         log.info("seat left", extra={"event": "seat_left", "table": table.id, "seat": seat})
@@ -1025,20 +1017,20 @@ class Hub:
             people = [s for s in table.seats if not s.is_bot and s.index != seat]
             if len(people) <= (1 if forfeited else 0):
                 ended = f"{how} {seat}"
-                if not await self._db(self.store.give_up, table.id, seat, None, ended, forfeited):
+                if not await self.db.run(self.store.give_up, table.id, seat, None, ended, forfeited):
                     raise ServerError("game_over", "the game is over", 409)
                 self._end(table, ended)
             else:
                 ended = None
                 spec = self.settings.timeout_agent
-                await self._db(self.store.give_up, table.id, seat, spec, None, forfeited)
+                await self.db.run(self.store.give_up, table.id, seat, spec, None, forfeited)
                 self._hand_to_bot(table, table.seats[seat], spec)
         log.info(f"seat {how}", extra={"event": how, "table": table.id, "seat": seat, "ended": ended})
         await self.announce_seats(table.id)
         if ended is None:
             self._let_go_of_seat(table, seat, 4005, f"this seat {how}")
             table.broadcast_sync()
-            self._wake_bots(table)
+            self.wake_bots(table)
 
     @staticmethod
     def _hand_to_bot(table: LiveTable, seat: Seat, spec: str) -> None:

@@ -52,7 +52,7 @@ class Cluster:
         """Start hearing the other processes (before this one serves anything)."""
         store = self.hub.store
         store.origin = self.name
-        store.channel = await self.hub._db(channel_of, store.engine)
+        store.channel = await self.hub.db.run(channel_of, store.engine)
         self.listener = Listener(store.engine, store.channel, self.name, self._heard, self._resync)
         await self.listener.start()
 
@@ -90,7 +90,7 @@ class Cluster:
             return
         if notice.kind == "m" and notice.number is not None and notice.number <= table.version:
             # Already applied (a conflict on this very move caught up first); a bot may be next.
-            self.hub._wake_bots(table)
+            self.hub.wake_bots(table)
             return
         job = self.hub.catch_up if notice.kind == "m" else self.hub.refresh_seats
         self.soon(notice.kind, notice.table_id, lambda: job(table))
@@ -133,7 +133,7 @@ class Cluster:
     async def take(self, table_id: str) -> None:
         """Lease a table just opened here (it has bots or a clock): its bots run here."""
         sent = time.monotonic()
-        if await self.hub._db(self.lease_store.take, self.name, table_id, self.leases.seconds):
+        if await self.hub.db.run(self.lease_store.take, self.name, table_id, self.leases.seconds):
             self.leases.held.add(table_id)
             self.leases.valid_until = max(self.leases.valid_until, sent + self.leases.seconds)
 
@@ -141,7 +141,7 @@ class Cluster:
         sent = time.monotonic()
         settings = self.hub.settings
         try:
-            held = await self.hub._db(self.lease_store.round, self.name, settings.lease_seconds, settings.lease_take)
+            held = await self.hub.db.run(self.lease_store.round, self.name, settings.lease_seconds, settings.lease_take)
         except ServerError:
             return  # nothing renewed: the leases lapse here on their own before anybody else takes them
         gained, lost = self.leases.renewed(held, sent)

@@ -1,6 +1,6 @@
 """Accounts in the database: users, their sessions, and which account a seat belongs to.
 
-Blocking calls, run in a worker thread by the hub's `_db` like every Store method.
+Blocking calls, run in a worker thread by the database runner (db/runner.py) like every Store method.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What running a community keeps in the database: admins, disabled accounts, password-reset codes,
 the audit log, blocks, reports, refused words and who opened a table.
 
-Blocking calls, run in a worker thread by the hub's `_db` like every Store method.
+Blocking calls, run in a worker thread by the database runner (db/runner.py) like every Store method.
 """
 
 from __future__ import annotations

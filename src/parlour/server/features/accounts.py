@@ -74,6 +74,7 @@ class Accounts:
     def __init__(self, settings: Settings, hub: Hub) -> None:
         self.settings = settings
         self.hub = hub
+        self.db = hub.db  # the database runner (server/db/runner.py)
         self.store = AccountStore(hub.store.engine)
         self.hasher = PasswordHasher(time_cost=settings.password_time_cost, memory_cost=settings.password_memory_kib)
         # Failed sign-ins per (account name, client address), and per account name from anywhere
@@ -157,14 +158,14 @@ class Accounts:
         token = request.cookies.get(DEVICE_COOKIE)
         if user is None or not token or len(token) > 100:
             return False
-        return bool(await self.hub._db(self.store.device_user, hash_token(token)) == user.id)
+        return bool(await self.db.run(self.store.device_user, hash_token(token)) == user.id)
 
     async def remember_device(self, request: Request, response: Response, user: User) -> None:
         """After the right password: this browser is a known device of the account from now on."""
         if await self.known_device(request, user):
             return
         token = secrets.token_urlsafe(32)
-        await self.hub._db(self.store.add_device, hash_token(token), user.id)
+        await self.db.run(self.store.add_device, hash_token(token), user.id)
         response.set_cookie(
             DEVICE_COOKIE,
             token,
@@ -178,7 +179,7 @@ class Accounts:
     async def open_session(self, request: Request, response: Response, user: User) -> SignedIn:
         token = secrets.token_urlsafe(32)
         lasts = timedelta(days=self.settings.session_days)
-        await self.hub._db(self.store.open_session, hash_token(token), user.id, lasts)
+        await self.db.run(self.store.open_session, hash_token(token), user.id, lasts)
         response.set_cookie(
             SESSION_COOKIE,
             token,
@@ -199,7 +200,7 @@ class Accounts:
     async def retire_seat_tokens(self, user_id: int, keep: str | None) -> None:
         """The seat tokens handed to the account's sessions but `keep` stop working, here and on
         every other process; a device playing with one is let go of (it resumes when signed in)."""
-        retired = await self.hub._db(self.store.retire_seat_tokens, user_id, keep)
+        retired = await self.db.run(self.store.retire_seat_tokens, user_id, keep)
         for table_id, seat, token_hash in retired:
             table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)
             if table is not None:
@@ -220,7 +221,7 @@ class Accounts:
         token = request.cookies.get(SESSION_COOKIE)
         if not token or len(token) > 100:
             return None
-        user = await self.hub._db(self.store.session_user, hash_token(token))
+        user = await self.db.run(self.store.session_user, hash_token(token))
         return None if user is None else SignedIn(user, token)
 
     async def authorise(self, request: Request, csrf: str | None) -> SignedIn:
@@ -275,7 +276,7 @@ async def sign_up(request: Request, response: Response, body: Credentials) -> di
         raise ServerError("bad_name", f"an account name is {NAME_RULE}", 422)
     await request.app.state.safety.check_name(body.name, "account name")
     accounts.limit(body.name, client_address(request))
-    user = await accounts.hub._db(accounts.store.create_user, body.name, await accounts.hash(body.password))
+    user = await accounts.db.run(accounts.store.create_user, body.name, await accounts.hash(body.password))
     if user is None:
         raise ServerError("name_taken", f"the name {body.name!r} is taken; choose another", 409)
     log.info("account opened", extra={"event": "signed_up", "user": user.name})
@@ -288,7 +289,7 @@ async def sign_up(request: Request, response: Response, body: Credentials) -> di
 async def sign_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
     """Sign in with name and password. Attempts are limited per account and per client address."""
     accounts, client = accounts_of(request), client_address(request)
-    user = await accounts.hub._db(accounts.store.user_named, body.name)
+    user = await accounts.db.run(accounts.store.user_named, body.name)
     accounts.limit(body.name, client, await accounts.known_device(request, user))
     if not await accounts.verify(user, body.password) or user is None:
         accounts.failed(body.name, client)
@@ -296,7 +297,7 @@ async def sign_in(request: Request, response: Response, body: Credentials) -> di
         raise ServerError("bad_credentials", "no account has this name and password", 401)
     await request.app.state.admin.refuse_disabled(user.id)
     if accounts.hasher.check_needs_rehash(user.password_hash):
-        await accounts.hub._db(accounts.store.set_password, user.id, await accounts.hash(body.password))
+        await accounts.db.run(accounts.store.set_password, user.id, await accounts.hash(body.password))
     log.info("signed in", extra={"event": "signed_in", "user": user.name})
     signed_in = await accounts.open_session(request, response, user)
     await accounts.remember_device(request, response, user)
@@ -331,7 +332,7 @@ async def sign_out(request: Request, response: Response, csrf: CsrfHeader = None
     """End this browser's session."""
     accounts = accounts_of(request)
     account = await accounts.authorise(request, csrf)
-    await accounts.hub._db(accounts.store.close_session, hash_token(account.token))
+    await accounts.db.run(accounts.store.close_session, hash_token(account.token))
     accounts.forget(request, response)
     return {"signed_out": 1}
 
@@ -341,7 +342,7 @@ async def sign_out_everywhere(request: Request, response: Response, csrf: CsrfHe
     """End every session of the account, on every device, this one included."""
     accounts = accounts_of(request)
     account = await accounts.authorise(request, csrf)
-    ended = await accounts.hub._db(accounts.store.close_sessions, account.user.id, None)
+    ended = await accounts.db.run(accounts.store.close_sessions, account.user.id, None)
     await accounts.retire_seat_tokens(account.user.id, None)
     accounts.forget(request, response)
     log.info("signed out everywhere", extra={"event": "signed_out_everywhere", "user": account.user.name})
@@ -358,8 +359,8 @@ async def change_password(request: Request, body: NewPassword, csrf: CsrfHeader 
     if not await accounts.verify(account.user, body.password):
         accounts.failed(account.user.name, client)
         raise ServerError("bad_credentials", "the current password is not right", 401)
-    await accounts.hub._db(accounts.store.set_password, account.user.id, await accounts.hash(body.new_password))
-    ended = await accounts.hub._db(accounts.store.close_sessions, account.user.id, hash_token(account.token))
+    await accounts.db.run(accounts.store.set_password, account.user.id, await accounts.hash(body.new_password))
+    ended = await accounts.db.run(accounts.store.close_sessions, account.user.id, hash_token(account.token))
     await accounts.retire_seat_tokens(account.user.id, hash_token(account.token))
     log.info("password changed", extra={"event": "password_changed", "user": account.user.name})
     return {"changed": True, "signed_out": ended}
@@ -381,9 +382,7 @@ async def claim_seat(
     holder = table.seat_with_token(token)
     if holder is None:
         raise ServerError("bad_token", "this token holds no seat at this table", 403)
-    linked = await accounts.hub._db(
-        accounts.store.link_seat, table.id, holder.index, hash_token(token), account.user.id
-    )
+    linked = await accounts.db.run(accounts.store.link_seat, table.id, holder.index, hash_token(token), account.user.id)
     if linked is None:
         raise ServerError("bad_token", "this token holds no seat at this table", 403)
     if not linked:
@@ -411,4 +410,4 @@ def seat_owner(account: SignedIn | None, rated: bool) -> tuple[int | None, bool,
 async def give_seat(request: Request, account: SignedIn, table_id: str, seat: int, token: str) -> None:
     """A seat just taken by a signed-in person becomes the account's."""
     accounts = accounts_of(request)
-    await accounts.hub._db(accounts.store.link_seat, table_id, seat, hash_token(token), account.user.id)
+    await accounts.db.run(accounts.store.link_seat, table_id, seat, hash_token(token), account.user.id)

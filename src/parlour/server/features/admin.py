@@ -51,7 +51,7 @@ async def require_admin(request: Request, csrf: CsrfHeader = None) -> SignedIn:
     if account is None:
         raise ServerError("not_signed_in", "sign in first (no valid session cookie was sent)", 401)
     admin = admin_of(request)
-    if not await admin.hub._db(admin.store.is_admin, account.user.id):
+    if not await admin.db.run(admin.store.is_admin, account.user.id):
         raise ServerError("not_admin", "this needs an account with the admin role", 403)
     if request.method not in ("GET", "HEAD"):
         check_csrf(account, csrf)
@@ -68,14 +68,15 @@ class Admin:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        self.db = hub.db  # the database runner (server/db/runner.py)
         self.store = CommunityStore(hub.store.engine)
 
     async def audit(self, admin: str, action: str, target: str, **detail: Any) -> None:
-        await self.hub._db(self.store.audit, admin, action, target, detail)
+        await self.db.run(self.store.audit, admin, action, target, detail)
         log.info("admin action", extra={"event": f"admin_{action}", "user": admin, "target": target})
 
     async def user_id(self, name: str) -> int:
-        user_id: int | None = await self.hub._db(self.store.user_id, name[:64])
+        user_id: int | None = await self.db.run(self.store.user_id, name[:64])
         if user_id is None:
             raise ServerError("no_account", f"there is no account named {name[:64]!r}", 404)
         return user_id
@@ -83,7 +84,7 @@ class Admin:
     async def refuse_disabled(self, user_id: int) -> None:
         """A disabled account does not sign in (checked after its password, so that the answer
         tells nothing to whoever does not know it)."""
-        if await self.hub._db(self.store.is_disabled, user_id):
+        if await self.db.run(self.store.is_disabled, user_id):
             raise ServerError("account_disabled", "this account is disabled; ask the server's admins", 403)
 
     def limit(self, asked: int | None) -> int:
@@ -96,7 +97,7 @@ class Admin:
         """The seat is played by the timeout bot from now on (as a forfeited seat is): its token
         holds nothing any more and its clients are told why."""
         spec = self.hub.settings.timeout_agent
-        await self.hub._db(TimerStore(self.hub.store.engine).forfeit, table_id, seat_index, spec)
+        await self.db.run(TimerStore(self.hub.store.engine).forfeit, table_id, seat_index, spec)
         await self.hub.announce_seats(table_id)
         table = self._loaded(table_id)
         if table is None:
@@ -107,12 +108,12 @@ class Admin:
         self.hub.drop_tentative(table, seat_index)
         self._close_seat(table, seat_index, 4004, reason)
         table.broadcast_sync()
-        self.hub._wake_bots(table)
+        self.hub.wake_bots(table)
 
     async def lock_seat(self, table_id: str, seat_index: int, reason: str) -> None:
         """The seat stays the account's, but no token it holds works until it resumes the game."""
         locked = hash_token(secrets.token_urlsafe(24))
-        await self.hub._db(self.store.lock_seat, table_id, seat_index, locked)
+        await self.db.run(self.store.lock_seat, table_id, seat_index, locked)
         await self.hub.announce_seats(table_id)
         table = self._loaded(table_id)
         if table is not None:
@@ -130,7 +131,7 @@ class Admin:
 
     async def take_seats(self, user_id: int, seats: str, reason: str) -> list[dict[str, Any]]:
         """Every unfinished seat of the account, handed to the bot or kept locked."""
-        taken = await self.hub._db(self.store.unfinished_seats, user_id)
+        taken = await self.db.run(self.store.unfinished_seats, user_id)
         for table_id, seat in taken:
             if seats == SEATS_TO_BOT:
                 await self.hand_to_bot(table_id, seat, reason)
@@ -176,7 +177,7 @@ async def accounts(
 ) -> dict[str, Any]:
     """Accounts by name, those whose name contains `find` (in any case) if given."""
     admin = admin_of(request)
-    return {"accounts": await admin.hub._db(admin.store.accounts, find, admin.limit(limit))}
+    return {"accounts": await admin.db.run(admin.store.accounts, find, admin.limit(limit))}
 
 
 @router.post("/accounts/{name}/disable")
@@ -187,7 +188,7 @@ async def disable(request: Request, name: str, body: DisableBody, me: AdminAccou
     user_id = await admin.user_id(name)
     if user_id == me.user.id:
         raise ServerError("bad_request", "an admin cannot disable their own account", 422)
-    if not await admin.hub._db(admin.store.disable, user_id, body.reason):
+    if not await admin.db.run(admin.store.disable, user_id, body.reason):
         raise ServerError("already_disabled", f"the account {name!r} is disabled already", 409)
     seats = await admin.take_seats(user_id, body.seats, "this account was disabled")
     await admin.audit(me.user.name, "disable", name, reason=body.reason, seats=body.seats, tables=seats)
@@ -197,7 +198,7 @@ async def disable(request: Request, name: str, body: DisableBody, me: AdminAccou
 @router.post("/accounts/{name}/enable")
 async def enable(request: Request, name: str, me: AdminAccount) -> dict[str, Any]:
     admin = admin_of(request)
-    if not await admin.hub._db(admin.store.enable, await admin.user_id(name)):
+    if not await admin.db.run(admin.store.enable, await admin.user_id(name)):
         raise ServerError("not_disabled", f"the account {name!r} is not disabled", 409)
     await admin.audit(me.user.name, "enable", name)
     return {"enabled": name}
@@ -210,7 +211,7 @@ async def role(request: Request, name: str, body: RoleBody, me: AdminAccount) ->
     user_id = await admin.user_id(name)
     if user_id == me.user.id and not body.admin:
         raise ServerError("bad_request", "an admin cannot revoke their own role (another admin can)", 422)
-    changed = await admin.hub._db(admin.store.set_admin, user_id, body.admin)
+    changed = await admin.db.run(admin.store.set_admin, user_id, body.admin)
     if changed:
         await admin.audit(me.user.name, "grant" if body.admin else "revoke", name)
     return {"account": name, "admin": body.admin, "changed": changed}
@@ -220,7 +221,7 @@ async def role(request: Request, name: str, body: RoleBody, me: AdminAccount) ->
 async def export_account(request: Request, name: str, me: AdminAccount) -> dict[str, Any]:
     """Everything stored about the account, as JSON."""
     admin = admin_of(request)
-    exported: dict[str, Any] | None = await admin.hub._db(admin.store.export, await admin.user_id(name))
+    exported: dict[str, Any] | None = await admin.db.run(admin.store.export, await admin.user_id(name))
     if exported is None:
         raise ServerError("no_account", f"there is no account named {name!r}", 404)
     await admin.audit(me.user.name, "export_account", name)
@@ -235,9 +236,9 @@ async def delete_account(request: Request, name: str, me: AdminAccount) -> dict[
     user_id = await admin.user_id(name)
     if user_id == me.user.id:
         raise ServerError("bad_request", "an admin cannot delete their own account", 422)
-    exported = await admin.hub._db(admin.store.export, user_id)
+    exported = await admin.db.run(admin.store.export, user_id)
     seats = await admin.take_seats(user_id, SEATS_TO_BOT, "this account was deleted")
-    await admin.hub._db(admin.store.delete_user, user_id)
+    await admin.db.run(admin.store.delete_user, user_id)
     await admin.audit(me.user.name, "delete_account", name, tables=seats)
     return {"deleted": name, "export": exported}
 
@@ -248,11 +249,11 @@ async def reset_code(request: Request, name: str, me: AdminAccount) -> dict[str,
     /api/account/reset); hand it over yourself. An earlier code of the account stops working."""
     admin = admin_of(request)
     user_id = await admin.user_id(name)
-    if await admin.hub._db(admin.store.is_disabled, user_id):
+    if await admin.db.run(admin.store.is_disabled, user_id):
         raise ServerError("account_disabled", f"the account {name!r} is disabled; enable it first", 409)
     code = secrets.token_urlsafe(12)
     expires = now() + timedelta(hours=admin.hub.settings.reset_code_hours)
-    await admin.hub._db(admin.store.new_reset_code, user_id, hash_token(code), expires)
+    await admin.db.run(admin.store.new_reset_code, user_id, hash_token(code), expires)
     await admin.audit(me.user.name, "reset_code", name, expires_at=expires.isoformat())
     return {"account": name, "code": code, "expires_at": expires.isoformat()}
 
@@ -267,7 +268,7 @@ async def tables(
     """Tables newest first, finished or unfinished or both."""
     admin = admin_of(request)
     finished = None if status is None else status == "finished"
-    return {"tables": await admin.hub._db(admin.store.tables, finished, admin.limit(limit))}
+    return {"tables": await admin.db.run(admin.store.tables, finished, admin.limit(limit))}
 
 
 @router.post("/tables/{table_id}/close")
@@ -290,7 +291,7 @@ async def export_table(request: Request, table_id: str, me: AdminAccount) -> dic
     """A table's record: game, options, seats and actions; the seed only once the game is over
     (until then the deal stays secret, even from admins)."""
     admin = admin_of(request)
-    record = await admin.hub._db(admin.hub.store.table, table_id[:32])
+    record = await admin.db.run(admin.hub.store.table, table_id[:32])
     if record is None:
         raise not_found(table_id)
     finished = record.finished_at is not None
@@ -311,7 +312,7 @@ async def export_table(request: Request, table_id: str, me: AdminAccount) -> dic
 async def remove_message(request: Request, table_id: str, message_id: int, me: AdminAccount) -> dict[str, Any]:
     """Remove a chat message; the table's connected clients are told to drop it."""
     admin = admin_of(request)
-    removed = await admin.hub._db(admin.store.remove_message, table_id[:32], message_id)
+    removed = await admin.db.run(admin.store.remove_message, table_id[:32], message_id)
     if removed is None:
         raise ServerError("no_message", f"table {table_id!r} has no chat message {message_id}", 404)
     table = admin._loaded(table_id)
@@ -333,13 +334,13 @@ async def reports(
 ) -> dict[str, Any]:
     """The reports' queue, oldest first: the open ones, or with `resolved` the resolved ones too."""
     admin = admin_of(request)
-    return {"reports": await admin.hub._db(admin.store.reports, not resolved, admin.limit(limit))}
+    return {"reports": await admin.db.run(admin.store.reports, not resolved, admin.limit(limit))}
 
 
 @router.post("/reports/{report_id}/resolve")
 async def resolve(request: Request, report_id: int, body: ResolveBody, me: AdminAccount) -> dict[str, Any]:
     admin = admin_of(request)
-    done = await admin.hub._db(admin.store.resolve, report_id, me.user.name, body.resolution)
+    done = await admin.db.run(admin.store.resolve, report_id, me.user.name, body.resolution)
     if done is None:
         raise ServerError("no_report", f"there is no report {report_id}", 404)
     if not done:
@@ -351,7 +352,7 @@ async def resolve(request: Request, report_id: int, body: ResolveBody, me: Admin
 @router.get("/refused-words")
 async def refused_words(request: Request) -> dict[str, Any]:
     admin = admin_of(request)
-    return {"words": await admin.hub._db(admin.store.refused_words)}
+    return {"words": await admin.db.run(admin.store.refused_words)}
 
 
 @router.post("/refused-words", status_code=201)
@@ -360,7 +361,7 @@ async def add_word(request: Request, body: WordBody, me: AdminAccount) -> dict[s
     stay)."""
     admin = admin_of(request)
     word = normal_word(body.word)
-    if not await admin.hub._db(admin.store.add_word, word):
+    if not await admin.db.run(admin.store.add_word, word):
         raise ServerError("word_listed", f"{word!r} is refused already", 409)
     safety_of(request).forget_words()
     await admin.audit(me.user.name, "add_word", word)
@@ -371,7 +372,7 @@ async def add_word(request: Request, body: WordBody, me: AdminAccount) -> dict[s
 async def remove_word(request: Request, word: str, me: AdminAccount) -> dict[str, Any]:
     admin = admin_of(request)
     word = normal_word(word)
-    if not await admin.hub._db(admin.store.remove_word, word):
+    if not await admin.db.run(admin.store.remove_word, word):
         raise ServerError("no_word", f"{word!r} is not refused", 404)
     safety_of(request).forget_words()
     await admin.audit(me.user.name, "remove_word", word)
@@ -384,7 +385,7 @@ async def audit_log(
 ) -> dict[str, Any]:
     """The admin actions, newest first (of one kind, if `action` is given)."""
     admin = admin_of(request)
-    return {"actions": await admin.hub._db(admin.store.audit_log, admin.limit(limit), action)}
+    return {"actions": await admin.db.run(admin.store.audit_log, admin.limit(limit), action)}
 
 
 # --- the password reset, for the account's owner -------------------------------------------------------
@@ -406,9 +407,9 @@ async def reset_password(request: Request, body: ResetBody) -> dict[str, Any]:
     sign in with the new password. Attempts count as sign-in attempts."""
     accounts, admin = accounts_of(request), admin_of(request)
     accounts.limit(body.name, client_address(request))
-    user_id: int | None = await admin.hub._db(admin.store.user_id, body.name)
+    user_id: int | None = await admin.db.run(admin.store.user_id, body.name)
     hashed = await accounts.hash(body.new_password)
-    if user_id is None or not await admin.hub._db(admin.store.use_reset_code, user_id, hash_token(body.code), hashed):
+    if user_id is None or not await admin.db.run(admin.store.use_reset_code, user_id, hash_token(body.code), hashed):
         accounts.failed(body.name, client_address(request))
         raise ServerError("bad_code", "this code does not reset this account's password (wrong, used or expired)", 401)
     log.info("password reset", extra={"event": "password_reset", "user": body.name})

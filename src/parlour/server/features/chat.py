@@ -82,6 +82,7 @@ class Chat:
     def __init__(self, settings: Settings, hub: Hub) -> None:
         self.settings = settings
         self.hub = hub
+        self.db = hub.db  # the database runner (server/db/runner.py)
         self.store = ChatStore(hub.store.engine, hub.store)
         self.by_seat = Buckets(settings.chat_rate, settings.chat_burst)
         # Refused words and blocks (server/safety.py); the app shares one with its routes.
@@ -97,7 +98,7 @@ class Chat:
         number = notice.number
 
         async def send() -> None:
-            message = await self.hub._db(self.store.one, table.id, number)
+            message = await self.db.run(self.store.one, table.id, number)
             if message is not None:
                 _send_all(table, message, await self.safety.hidden_from(table, message["seat"]))
 
@@ -121,12 +122,12 @@ class Chat:
         if not self.by_seat.take(f"{table.id}/{seat}"):
             raise ServerError("rate_limited", f"too many chat messages from your seat: {self.by_seat.pace()}", 429)
         name = table.seats[seat].name
-        message: dict[str, Any] = await self.hub._db(self.store.add, table.id, seat, name, text, now())
+        message: dict[str, Any] = await self.db.run(self.store.add, table.id, seat, name, text, now())
         _send_all(table, message, await self.safety.hidden_from(table, seat))
         return message
 
     async def history(self, table: LiveTable) -> list[dict[str, Any]]:
-        messages: list[dict[str, Any]] = await self.hub._db(self.store.recent, table.id, self.settings.chat_history)
+        messages: list[dict[str, Any]] = await self.db.run(self.store.recent, table.id, self.settings.chat_history)
         return messages
 
 

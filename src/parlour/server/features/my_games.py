@@ -34,7 +34,7 @@ async def summary_of(hub: Hub, table_id: str) -> dict[str, Any] | None:
         return table.summary("")
     if hub.cluster is not None:
         # Other processes may have moved it: the database says what it is now.
-        summaries = await hub.summaries(await hub._db(hub.store.marks, [table_id]))
+        summaries = await hub.summaries(await hub.db.run(hub.store.marks, [table_id]))
         return summaries[0] if summaries else None
     if (kept := hub.resting.get(table_id) or hub.finished.get(table_id)) is not None:
         return kept
@@ -58,7 +58,7 @@ async def _entries(hub: Hub, seats: list[tuple[str, int]]) -> list[dict[str, Any
     found: dict[str, dict[str, Any]] = {}
     if hub.cluster is not None:
         # Other processes may have moved them: the database says where each stands now.
-        marks = await hub._db(hub.store.marks, [table_id for table_id, _ in seats])
+        marks = await hub.db.run(hub.store.marks, [table_id for table_id, _ in seats])
         found = {summary["id"]: summary for summary in await hub.summaries(marks)}
     for table_id, seat in seats:
         summary = found.get(table_id) if hub.cluster is not None else await summary_of(hub, table_id)
@@ -75,7 +75,7 @@ async def my_games(request: Request) -> dict[str, Any]:
     account = await accounts.signed_in(request)
     if account is None:
         raise ServerError("not_signed_in", "sign in to see your games", 401)
-    seats = await accounts.hub._db(accounts.store.seats_of, account.user.id, LISTED)
+    seats = await accounts.hub.db.run(accounts.store.seats_of, account.user.id, LISTED)
     entries = await _entries(hub_of(request), seats)
     base = base_url(request)
     for entry in entries:
@@ -89,13 +89,13 @@ async def resume(request: Request, table_id: str, csrf: CsrfHeader = None) -> di
     accounts = accounts_of(request)
     account = await accounts.authorise(request, csrf)
     hub = hub_of(request)
-    seat = await hub._db(accounts.store.seat_of, table_id, account.user.id) if len(table_id) <= 32 else None
+    seat = await hub.db.run(accounts.store.seat_of, table_id, account.user.id) if len(table_id) <= 32 else None
     if seat is None:
         raise ServerError("not_your_seat", f"you have no seat at table {table_id!r}", 404)
     table = await hub.table(table_id)
     token = secrets.token_urlsafe(24)
     async with table.lock:
-        refused = await hub._db(
+        refused = await hub.db.run(
             accounts.store.new_seat_token, table.id, seat, account.user.id, hash_token(token), hash_token(account.token)
         )
         if refused == "forfeited":
@@ -121,10 +121,10 @@ async def resume(request: Request, table_id: str, csrf: CsrfHeader = None) -> di
 async def profile(request: Request, name: str) -> dict[str, Any]:
     """A player's profile: finished games played and won, in all and per game (public)."""
     accounts = accounts_of(request)
-    user = await accounts.hub._db(accounts.store.user_named, name) if len(name) <= 40 else None
+    user = await accounts.hub.db.run(accounts.store.user_named, name) if len(name) <= 40 else None
     if user is None:
         raise ServerError("no_player", f"there is no player {name!r}", 404)
-    seats = await accounts.hub._db(accounts.store.seats_of, user.id, LISTED)
+    seats = await accounts.hub.db.run(accounts.store.seats_of, user.id, LISTED)
     played: Counter[str] = Counter()
     won: Counter[str] = Counter()
     for entry in await _entries(hub_of(request), seats):

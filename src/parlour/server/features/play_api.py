@@ -96,7 +96,7 @@ async def leave(
     if holder is None:
         raise ServerError("bad_token", "this token holds no seat at this table", 403)
     ratings = ratings_of(request)
-    await hub.leave(table, holder.index, await hub._db(ratings.store.is_rated, table.id))
+    await hub.leave(table, holder.index, await hub.db.run(ratings.store.is_rated, table.id))
     return table.summary("")
 
 

@@ -80,7 +80,7 @@ class Waiting:
 
 
 class QuickStore:
-    """The waiting list's rows (run in worker threads through Hub._db)."""
+    """The waiting list's rows (run in worker threads through the database runner, db/runner.py)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -158,6 +158,7 @@ class QuickPlay:
     def __init__(self, settings: Settings, hub: Hub, timers: Timers) -> None:
         self.settings = settings
         self.hub = hub
+        self.db = hub.db  # the database runner (server/db/runner.py)
         self.timers = timers
         self.store = QuickStore(hub.store.engine)
 
@@ -178,7 +179,7 @@ class QuickPlay:
         account = await accounts_of(request).signed_in(request)
         rating = None
         if account is not None:
-            rating = await self.hub._db(self.store.rating, account.user.id, body.game, body.players)
+            rating = await self.db.run(self.store.rating, account.user.id, body.game, body.players)
         moment = _now()
         row = QuickWaitRow(
             ticket=secrets.token_urlsafe(24),
@@ -192,26 +193,26 @@ class QuickPlay:
             seen_at=moment,
         )
         ticket = row.ticket
-        await self.hub._db(self.store.add, row)
+        await self.db.run(self.store.add, row)
         try:
             return await self.look(request, ticket)
         except ServerError:
             # Refused (too many tables from this address): the asker has no ticket to look at.
-            await self.hub._db(self.store.leave, ticket)
+            await self.db.run(self.store.leave, ticket)
             raise
 
     async def look(self, request: Request, ticket: str) -> dict[str, Any]:
-        row = await self.hub._db(self.store.get, ticket)
+        row = await self.db.run(self.store.get, ticket)
         if row is None:
             raise ServerError("no_ticket", "no such quick-play ticket: it was seated and handed over, or left", 404)
         if row.table_id is None:
             await self._match(row, client_address(request))
-            row = await self.hub._db(self.store.get, ticket)
+            row = await self.db.run(self.store.get, ticket)
             assert row is not None
         if row.table_id is not None and row.token is not None:
-            await self.hub._db(self.store.handed_over, ticket)
+            await self.db.run(self.store.handed_over, ticket)
             return {"status": "seated", "table": row.table_id, "seat": row.seat, "token": row.token, "name": row.name}
-        waiting = await self.hub._db(self.store.waiting, row.game, row.players, row.mode)
+        waiting = await self.db.run(self.store.waiting, row.game, row.players, row.mode)
         left = (_aware(row.bots_at) - _now()).total_seconds()
         return {
             "status": "waiting",
@@ -221,12 +222,12 @@ class QuickPlay:
         }
 
     async def leave(self, ticket: str) -> None:
-        if not await self.hub._db(self.store.leave, ticket):
+        if not await self.db.run(self.store.leave, ticket):
             raise ServerError("no_ticket", "no such waiting ticket (seated already, or gone)", 404)
 
     async def _match(self, row: QuickWaitRow, client: str) -> None:
         """Seat `row`'s player if enough people wait for the same, or their wait is over."""
-        waiting = await self.hub._db(self.store.waiting, row.game, row.players, row.mode)
+        waiting = await self.db.run(self.store.waiting, row.game, row.players, row.mode)
         me = next((w for w in waiting if w.ticket == row.ticket), None)
         if me is None:
             return  # claimed by another process right now
@@ -235,12 +236,12 @@ class QuickPlay:
         if len(group) < row.players and _now() < me.bots_at:
             return
         claimer = secrets.token_hex(8)
-        if not await self.hub._db(self.store.claim, [w.ticket for w in group], claimer):
+        if not await self.db.run(self.store.claim, [w.ticket for w in group], claimer):
             return
         try:
             await self._seat(row, group, client)
         finally:
-            await self.hub._db(self.store.release, claimer)
+            await self.db.run(self.store.release, claimer)
 
     async def _seat(self, row: QuickWaitRow, group: list[Waiting], client: str) -> None:
         """Open the table (held, like any, to the limits on tables per client of the asker)."""
@@ -252,7 +253,7 @@ class QuickPlay:
             await self.timers.open(table, self.settings.quick_move_seconds, BOT)
         for person in group:
             _, seat, token = await self.hub.join(table.id, None, person.name)
-            await self.hub._db(self.store.seat, person.ticket, table.id, seat.index, token)
+            await self.db.run(self.store.seat, person.ticket, table.id, seat.index, token)
 
 
 def _apart(me: Waiting, other: Waiting) -> float:

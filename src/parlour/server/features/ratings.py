@@ -244,13 +244,14 @@ class Ratings:
     def __init__(self, settings: Settings, hub: Hub) -> None:
         self.settings = settings
         self.hub = hub
+        self.db = hub.db  # the database runner (server/db/runner.py)
         self.store = RatingStore(hub.store.engine)
         # Rated tables whose result is still to be applied.
         self.waiting: set[str] = set()
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.waiting = set(await self.hub._db(self.store.unapplied))
+        self.waiting = set(await self.db.run(self.store.unapplied))
         self.task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -279,23 +280,23 @@ class Ratings:
             check_rated_options(game, dict(options or {}))
 
     async def open(self, table: LiveTable) -> None:
-        await self.hub._db(self.store.mark_rated, table.id)
+        await self.db.run(self.store.mark_rated, table.id)
         self.waiting.add(table.id)
 
     async def rated_among(self, table_ids: list[str]) -> set[str]:
         """Which tables are rated. Asked of the database, not of `waiting`: a table stays rated
         after its result is applied, and another process's tick may be rewriting `waiting`."""
-        return await self.hub._db(self.store.rated_among, table_ids)
+        return await self.db.run(self.store.rated_among, table_ids)
 
     async def may_join(self, table: LiveTable, account: SignedIn | None) -> bool:
         """Whether the table is rated; a rated table's seat goes to a signed-in account holding no
         other seat there (checked here for a clear answer, and again by the seats' unique index
         when the seat is taken: Store.claim_seat)."""
-        if not await self.hub._db(self.store.is_rated, table.id):
+        if not await self.db.run(self.store.is_rated, table.id):
             return False
         if account is None:
             raise ServerError("account_needed", "a rated table seats signed-in players only; sign in first", 403)
-        seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
+        seated = (await self.db.run(self.store.seat_accounts, [table.id]))[table.id]
         if any(user_id == account.user.id for user_id, _ in seated.values()):
             raise same_account()
         return True
@@ -312,7 +313,7 @@ class Ratings:
         over: dict[str, bool] | None = None
         if self.hub.cluster is not None:
             # Rated tables opened and finished on other processes too: the database lists them.
-            over = await self.hub._db(self.store.unapplied_finished)
+            over = await self.db.run(self.store.unapplied_finished)
             self.waiting = set(over)
         for table_id in list(self.waiting):
             # Each table in its own guard: one that fails is given up (one log line), never tried
@@ -339,34 +340,34 @@ class Ratings:
         self.waiting.discard(table_id)
         log.error("rated table cannot be rated", extra={"event": "not_rated", "table": table_id, "error": reason})
         with contextlib.suppress(Exception):  # the database is away: the next tick tries once more
-            await self.hub._db(self.store.give_up, table_id)
+            await self.db.run(self.store.give_up, table_id)
 
     async def _apply(self, table: LiveTable) -> None:
-        seated = (await self.hub._db(self.store.seat_accounts, [table.id]))[table.id]
+        seated = (await self.db.run(self.store.seat_accounts, [table.id]))[table.id]
         # A table ended by a concession before its game did: the seats still playing share the
         # first rank, the conceded (forfeited) ones rank last.
         returns = table.state.returns() if table.state.is_terminal() else [0.0] * len(table.seats)
         if len(seated) != len(table.seats) or len(table.seats) < 2:
             raise ValueError(f"{len(seated)} of its {len(table.seats)} seats belong to accounts")
         # A seat forfeited on time ranks last, whatever the bot that played it out achieved.
-        forfeited = await self.hub._db(self.store.forfeited, table.id)
+        forfeited = await self.db.run(self.store.forfeited, table.id)
         playing = [seat for seat in range(len(returns)) if seat not in forfeited]
         ranks = dict(zip(playing, ranks_of([returns[seat] for seat in playing]), strict=True))
         last = len(playing) + 1  # behind every seat that played to the end
         ranked = [(seated[seat][0], ranks.get(seat, last)) for seat in range(len(returns))]
-        applied = await self.hub._db(self.store.apply, table.id, table.state.game.name, ranked)
+        applied = await self.db.run(self.store.apply, table.id, table.state.game.name, ranked)
         self.waiting.discard(table.id)
         log.info("ratings updated", extra={"event": "rated", "table": table.id, "applied": applied})
 
     async def beside(self, summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """For each table summary, its account seats' names and ratings: {seat: {account, rating, games}}."""
-        accounts = await self.hub._db(self.store.seat_accounts, [s["id"] for s in summaries])
-        changes = await self.hub._db(self.store.changes, [s["id"] for s in summaries if s["status"] == FINISHED])
+        accounts = await self.db.run(self.store.seat_accounts, [s["id"] for s in summaries])
+        changes = await self.db.run(self.store.changes, [s["id"] for s in summaries if s["status"] == FINISHED])
         shown: dict[str, dict[str, Any]] = {}
         for summary in summaries:
             seated = accounts.get(summary["id"], {})
             users = [user_id for user_id, _ in seated.values()]
-            known = await self.hub._db(self.store.ratings, summary["game"], len(summary["seats"]), users)
+            known = await self.db.run(self.store.ratings, summary["game"], len(summary["seats"]), users)
             shown[summary["id"]] = {
                 str(seat): {
                     "account": name,
@@ -397,5 +398,5 @@ async def leaderboard(
     except InvalidOption as error:
         raise ServerError("unknown_game", str(error), 404) from None
     ratings = ratings_of(request)
-    board = await ratings.hub._db(ratings.store.leaderboard, name, players, LEADERBOARD)
+    board = await ratings.db.run(ratings.store.leaderboard, name, players, LEADERBOARD)
     return {"game": name, "players": players, "ratings": board}

@@ -103,7 +103,7 @@ def store_of(request: Request) -> RematchStore:
 async def rematches_of(request: Request, summaries: list[dict[str, Any]]) -> dict[str, str]:
     """The rematches of the finished tables among these summaries."""
     finished = [summary["id"] for summary in summaries if summary["status"] == FINISHED]
-    found: dict[str, str] = await hub_of(request)._db(store_of(request).rematches, finished)
+    found: dict[str, str] = await hub_of(request).db.run(store_of(request).rematches, finished)
     return found
 
 
@@ -147,14 +147,14 @@ async def _claim_and_open(request: Request, table: LiveTable, setup: Setup) -> s
     then opened by the asker whose name was taken."""
     hub, store = hub_of(request), store_of(request)
     fresh = new_table_id()
-    named = await hub._db(store.claim_rematch, table.id, fresh)
+    named = await hub.db.run(store.claim_rematch, table.id, fresh)
     if named is None:
         raise ServerError("no_table", f"there is no table {table.id!r}", 404)
     if named == fresh:
         try:
             await _open(request, table, setup, fresh)
         except BaseException:
-            await hub._db(store.unclaim_rematch, table.id, fresh)
+            await hub.db.run(store.unclaim_rematch, table.id, fresh)
             raise
     return named
 
@@ -191,7 +191,7 @@ async def rematch(
         raise ServerError("not_finished", "a rematch is offered once the game is over", 409)
     account = await joining_account(request, csrf)
     async with OPENING:
-        setup = await hub._db(store_of(request).setup, table.id)
+        setup = await hub.db.run(store_of(request).setup, table.id)
         if setup is None:
             raise ServerError("no_table", f"there is no table {table_id!r}", 404)
         if setup.rated and account is None:

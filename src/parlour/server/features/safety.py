@@ -55,6 +55,7 @@ class Safety:
     def __init__(self, settings: Settings, hub: Hub) -> None:
         self.settings = settings
         self.hub = hub
+        self.db = hub.db  # the database runner (server/db/runner.py)
         self.store = CommunityStore(hub.store.engine)
         self.reports_by_account = Buckets(settings.report_rate, settings.report_burst)
         self._words: list[str] = []
@@ -65,7 +66,7 @@ class Safety:
     async def words(self) -> list[str]:
         """The refused words, read again from the database after refused_words_seconds."""
         if time.monotonic() - self._words_read >= self.settings.refused_words_seconds:
-            self._words = await self.hub._db(self.store.refused_words)
+            self._words = await self.db.run(self.store.refused_words)
             self._words_read = time.monotonic()
         return self._words
 
@@ -85,11 +86,11 @@ class Safety:
 
     async def hidden_from(self, table: LiveTable, author_seat: int) -> set[int]:
         """The seats of the table whose accounts block the account of `author_seat`."""
-        accounts: dict[int, int] = await self.hub._db(self.store.seat_accounts, table.id)
+        accounts: dict[int, int] = await self.db.run(self.store.seat_accounts, table.id)
         author = accounts.get(author_seat)
         if author is None or len(accounts) < 2:
             return set()
-        pairs = await self.hub._db(self.store.blocks_among, list(set(accounts.values())))
+        pairs = await self.db.run(self.store.blocks_among, list(set(accounts.values())))
         blockers = {blocker for blocker, blocked in pairs if blocked == author}
         return {seat for seat, account in accounts.items() if account in blockers}
 
@@ -98,9 +99,9 @@ class Safety:
         account = await accounts_of(request).signed_in(request)
         if account is None or not messages:
             return messages
-        accounts: dict[int, int] = await self.hub._db(self.store.seat_accounts, table_id)
+        accounts: dict[int, int] = await self.db.run(self.store.seat_accounts, table_id)
         me = account.user.id
-        pairs = await self.hub._db(self.store.blocks_among, list({me, *accounts.values()}))
+        pairs = await self.db.run(self.store.blocks_among, list({me, *accounts.values()}))
         blocked = {b for a, b in pairs if a == me}
         return [message for message in messages if accounts.get(message["seat"]) not in blocked]
 
@@ -116,14 +117,14 @@ class Safety:
     async def record_owner(self, table_id: str, user_id: int | None) -> None:
         """Remember who opened the table, so that the accounts it blocks cannot join."""
         if user_id is not None:
-            await self.hub._db(self.store.set_owner, table_id, user_id)
+            await self.db.run(self.store.set_owner, table_id, user_id)
 
     async def may_join(self, table_id: str, account: SignedIn | None) -> None:
-        if account is not None and await self.hub._db(self.store.owner_blocks, table_id, account.user.id):
+        if account is not None and await self.db.run(self.store.owner_blocks, table_id, account.user.id):
             raise ServerError("blocked", "the player who opened this table has blocked you", 403)
 
     async def account_named(self, name: str) -> int:
-        user_id: int | None = await self.hub._db(self.store.user_id, name[:64])
+        user_id: int | None = await self.db.run(self.store.user_id, name[:64])
         if user_id is None:
             raise ServerError("no_account", f"there is no account named {name[:64]!r}", 404)
         return user_id
@@ -152,7 +153,7 @@ async def blocks(request: Request) -> dict[str, Any]:
     if account is None:
         raise ServerError("not_signed_in", "sign in first (no valid session cookie was sent)", 401)
     safety = safety_of(request)
-    return {"blocked": await safety.hub._db(safety.store.blocked_names, account.user.id)}
+    return {"blocked": await safety.db.run(safety.store.blocked_names, account.user.id)}
 
 
 @router.post("/api/account/blocks", status_code=201, tags=["safety"])
@@ -163,7 +164,7 @@ async def block(request: Request, body: BlockBody, csrf: CsrfHeader = None) -> d
     blocked = await safety.account_named(body.name)
     if blocked == account.user.id:
         raise ServerError("bad_block", "you cannot block yourself", 422)
-    added = await safety.hub._db(safety.store.block, account.user.id, blocked)
+    added = await safety.db.run(safety.store.block, account.user.id, blocked)
     return {"blocked": body.name, "already": not added}
 
 
@@ -172,7 +173,7 @@ async def unblock(request: Request, name: str, csrf: CsrfHeader = None) -> dict[
     account = await accounts_of(request).authorise(request, csrf)
     safety = safety_of(request)
     blocked = await safety.account_named(name)
-    if not await safety.hub._db(safety.store.unblock, account.user.id, blocked):
+    if not await safety.db.run(safety.store.unblock, account.user.id, blocked):
         raise ServerError("not_blocked", f"you do not block {name[:40]!r}", 404)
     return {"unblocked": name}
 
@@ -190,7 +191,7 @@ async def report(request: Request, body: ReportBody, csrf: CsrfHeader = None) ->
         await safety.account_named(body.player)
     context: list[dict[str, Any]] = []
     if body.table is not None and body.message is not None:
-        found = await safety.hub._db(safety.store.chat_around, body.table, body.message, safety.settings.report_context)
+        found = await safety.db.run(safety.store.chat_around, body.table, body.message, safety.settings.report_context)
         if found is None:
             raise ServerError("no_message", f"table {body.table!r} has no chat message {body.message}", 404)
         context = found
@@ -198,7 +199,7 @@ async def report(request: Request, body: ReportBody, csrf: CsrfHeader = None) ->
         raise ServerError(
             "rate_limited", f"too many reports from your account: {safety.reports_by_account.pace()}", 429
         )
-    number = await safety.hub._db(
+    number = await safety.db.run(
         safety.store.report, account.user.name, body.player, body.table, body.message, body.reason, context
     )
     return {"report": number}

@@ -142,6 +142,7 @@ class Timers:
     def __init__(self, settings: Settings, hub: Hub) -> None:
         self.settings = settings
         self.hub = hub
+        self.db = hub.db  # the database runner (server/db/runner.py)
         self.store = TimerStore(hub.store.engine)
         self.clocks: dict[str, Clock] = {}
         # The clocks this process watched at its last look (several processes: the others' are shown only).
@@ -154,7 +155,7 @@ class Timers:
         self.lapsed: dict[str, dict[int, int]] = {}
 
     async def start(self) -> None:
-        for clock in await self.hub._db(self.store.clocks):
+        for clock in await self.db.run(self.store.clocks):
             self.clocks[clock.table_id] = clock
         self.task = asyncio.create_task(self._watch())
 
@@ -188,7 +189,7 @@ class Timers:
     async def open(self, table: LiveTable, seconds: float, on_timeout: str, banked: bool = False) -> None:
         """Start a table's clock: `seconds` per move (turn-based) or in each seat's bank (banked)."""
         banks = [seconds] * len(table.seats) if banked else None
-        await self.hub._db(self.store.set_mode, table.id, seconds, on_timeout, banks)
+        await self.db.run(self.store.set_mode, table.id, seconds, on_timeout, banks)
         if self.hub.cluster is not None:
             await self.hub.cluster.take(table.id)
         self.clocks[table.id] = Clock(table.id, seconds, on_timeout, banks=banks)
@@ -223,7 +224,7 @@ class Timers:
 
     async def _refresh(self) -> None:
         """The clocks as stored: those another process watches, and those newly leased here."""
-        stored = {clock.table_id: clock for clock in await self.hub._db(self.store.clocks)}
+        stored = {clock.table_id: clock for clock in await self.db.run(self.store.clocks)}
         for table_id, clock in stored.items():
             # A clock taken over goes on from what its last holder stored, not from what was
             # read for showing before.
@@ -270,7 +271,7 @@ class Timers:
             clock.deadline, clock.version, clock.seat = moment + timedelta(seconds=seconds), table.version, seat.index
         if table.status == FINISHED:
             del self.clocks[clock.table_id]
-        await self.hub._db(self.store.set_deadline, table.id, clock)
+        await self.db.run(self.store.set_deadline, table.id, clock)
 
     async def _expire(self, clock: Clock) -> None:
         try:
@@ -298,7 +299,7 @@ class Timers:
         # Never seeded from the seed alone: the bot's moves must not lead back to a drawn deal.
         agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index) + table.version)
         try:
-            action = await self.hub._think(agent, table.state.clone())
+            action = await self.hub.think(agent, table.state.clone())
             # Committed at once, never held tentative: nobody is there to take it back.
             move = await self.hub.submit(table, seat.index, action.id, clock.version, hold=False)
             self.lapsed.setdefault(table.id, {})[seat.index] = move.version
@@ -310,7 +311,7 @@ class Timers:
     async def _forfeit(self, table: LiveTable, seat: int, reason: str) -> None:
         """The seat is the timeout bot's to the end of the game; its token holds nothing."""
         spec = self.settings.timeout_agent
-        await self.hub._db(self.store.forfeit, table.id, seat, spec)
+        await self.db.run(self.store.forfeit, table.id, seat, spec)
         await self.hub.announce_seats(table.id)
         held = table.seats[seat]
         held.agent_spec, held.token_hash = spec, None
@@ -320,7 +321,7 @@ class Timers:
             if client.seat == seat:
                 client.close(4004, reason)
         table.broadcast_sync()
-        self.hub._wake_bots(table)
+        self.hub.wake_bots(table)
 
     async def expel(self, table: LiveTable, by: int, seat: int) -> None:
         """`by` expels `seat`, a person whose last turn ran out of time (the timeout bot played
@@ -330,7 +331,7 @@ class Timers:
         if table.status != RUNNING or table.seats[seat].is_bot:
             raise ServerError("not_out_of_time", f"seat {seat} is not a person playing at a running table", 409)
         since = self.lapsed.get(table.id, {}).get(seat)
-        played = [] if since is None else await self.hub._db(self.hub.store.actions_from, table.id, since)
+        played = [] if since is None else await self.db.run(self.hub.store.actions_from, table.id, since)
         if since is None or any(mover == seat for _, mover in played):
             raise ServerError(
                 "not_out_of_time",
