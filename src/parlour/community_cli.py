@@ -85,7 +85,7 @@ def grant(
 ) -> None:
     """Grant the admin role straight in the database (on the server's machine): how the first admin is made."""
     _server_modules()
-    from parlour.server.features.admin import grant_from_command_line
+    from parlour.server.features.admin_recovery import grant_from_command_line
     from parlour.server.settings import database_url
 
     try:

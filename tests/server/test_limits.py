@@ -19,7 +19,7 @@ from parlour.agents import Agent, Thought, register_agent
 from parlour.agents import base as agents_base
 from parlour.engine.actions import Action
 from parlour.engine.game import State
-from parlour.server.authority import hub as hub_module
+from parlour.server.authority import bots as hub_module
 from parlour.server.authority.hub import Hub
 from parlour.server.edge.quotas import Buckets, TurnQueue
 from parlour.server.settings import Settings

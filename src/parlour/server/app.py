@@ -30,6 +30,7 @@ from parlour.server.edge.requests import hub_of
 from parlour.server.features import (
     accounts,
     admin,
+    admin_recovery,
     chat,
     client_api,
     lobby_api,
@@ -199,7 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         client_api.router,
         safety.router,
         admin.router,
-        admin.reset_router,
+        admin_recovery.reset_router,
         lobby_api.invite_router,
         play_api.socket_router,
     ):

@@ -64,7 +64,7 @@ def share_metrics() -> None:
 
 def worker_app() -> FastAPI:
     """The application of one worker process (uvicorn calls this in each, as a factory)."""
-    from parlour.server import create_app
+    from parlour.server.app import create_app
     from parlour.server.edge import logs
 
     log = json.loads(os.environ.get(LOG_VARIABLE, "{}"))

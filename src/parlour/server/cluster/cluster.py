@@ -20,39 +20,43 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
+from parlour.server.authority.events import Bus, LeaseGained, NoticeHeard, Resynced
 from parlour.server.cluster.fanout import Listener, Notice, channel_of, process_name
 from parlour.server.cluster.leases import Leases, LeaseStore
+from parlour.server.db.runner import Database
+from parlour.server.db.store import Store
 from parlour.server.edge.errors import ServerError
 from parlour.server.edge.logs import log
-
-if TYPE_CHECKING:
-    from parlour.server.authority.hub import Hub
+from parlour.server.settings import Settings
 
 Job = Callable[[], Awaitable[None]]
 
 
 class Cluster:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    """This process among the others: it tells the rest of the server what it hears through the
+    event bus (NoticeHeard, Resynced, LeaseGained) and runs the jobs handed to it (`soon`); it
+    knows nothing of the tables themselves."""
+
+    def __init__(self, settings: Settings, store: Store, db: Database, events: Bus) -> None:
+        self.settings = settings
+        self.store = store
+        self.db = db
+        self.events = events
         self.name = process_name()
-        settings = hub.settings
         self.leases = Leases(settings.lease_seconds)
-        self.lease_store = LeaseStore(hub.store.engine)
+        self.lease_store = LeaseStore(store.engine)
         self.listener: Listener | None = None
         self.renewer: asyncio.Task[None] | None = None
         # One job per (kind, table) at a time; a notice arriving meanwhile runs it once more.
         self.running: dict[tuple[str, str], asyncio.Task[None]] = {}
         self.again: set[tuple[str, str]] = set()
-        # Called with each chat notice (server/chat.py).
-        self.chat_heard: list[Callable[[Notice], None]] = []
 
     async def listen(self) -> None:
         """Start hearing the other processes (before this one serves anything)."""
-        store = self.hub.store
+        store = self.store
         store.origin = self.name
-        store.channel = await self.hub.db.run(channel_of, store.engine)
+        store.channel = await self.db.run(channel_of, store.engine)
         self.listener = Listener(store.engine, store.channel, self.name, self._heard, self._resync)
         await self.listener.start()
 
@@ -74,33 +78,11 @@ class Cluster:
     # --- notices ------------------------------------------------------------------------------
 
     def _heard(self, notice: Notice) -> None:
-        if notice.kind == "c":
-            for handle in self.chat_heard:
-                handle(notice)
-            return
-        table = self.hub.tables.get(notice.table_id) or self.hub.held.get(notice.table_id)
-        if table is None:
-            # Not in memory here: what this process kept of it for the lobby is out of date.
-            self.hub.forget_summary(notice.table_id)
-            return
-        if notice.kind == "h":
-            if notice.number is not None:
-                seat = notice.number
-                self.soon("h", f"{notice.table_id}/{seat}", lambda: self.hub.commit_held(table, seat))
-            return
-        if notice.kind == "m" and notice.number is not None and notice.number <= table.version:
-            # Already applied (a conflict on this very move caught up first); a bot may be next.
-            self.hub.wake_bots(table)
-            return
-        job = self.hub.catch_up if notice.kind == "m" else self.hub.refresh_seats
-        self.soon(notice.kind, notice.table_id, lambda: job(table))
+        self.events.publish(NoticeHeard(notice))
 
     async def _resync(self) -> None:
         """Listening again after a drop: whatever was missed meanwhile is read afresh."""
-        for table in list(self.hub.tables.values()):
-            self.soon("s", table.id, lambda table=table: self.hub.refresh_seats(table))  # type: ignore[misc]
-            self.soon("m", table.id, lambda table=table: self.hub.catch_up(table))  # type: ignore[misc]
-        self.hub.forget_summaries()
+        self.events.publish(Resynced())
 
     def soon(self, kind: str, table_id: str, job: Job) -> None:
         key = (kind, table_id)
@@ -133,15 +115,15 @@ class Cluster:
     async def take(self, table_id: str) -> None:
         """Lease a table just opened here (it has bots or a clock): its bots run here."""
         sent = time.monotonic()
-        if await self.hub.db.run(self.lease_store.take, self.name, table_id, self.leases.seconds):
+        if await self.db.run(self.lease_store.take, self.name, table_id, self.leases.seconds):
             self.leases.held.add(table_id)
             self.leases.valid_until = max(self.leases.valid_until, sent + self.leases.seconds)
 
     async def lease_round(self) -> None:
         sent = time.monotonic()
-        settings = self.hub.settings
+        settings = self.settings
         try:
-            held = await self.hub.db.run(self.lease_store.round, self.name, settings.lease_seconds, settings.lease_take)
+            held = await self.db.run(self.lease_store.round, self.name, settings.lease_seconds, settings.lease_take)
         except ServerError:
             return  # nothing renewed: the leases lapse here on their own before anybody else takes them
         gained, lost = self.leases.renewed(held, sent)
@@ -150,15 +132,10 @@ class Cluster:
         if gained:
             log.info("leases taken", extra={"event": "leases_taken", "tables": sorted(gained)})
             for table_id in gained:
-                self.soon("l", table_id, lambda table_id=table_id: self._take_over(table_id))  # type: ignore[misc]
-
-    async def _take_over(self, table_id: str) -> None:
-        """A table leased here: in memory, up to date, its bots woken."""
-        table = await self.hub.table(table_id)
-        await self.hub.catch_up(table)
+                self.events.publish(LeaseGained(table_id))
 
     async def _renew_now_and_then(self) -> None:
-        period = self.hub.settings.lease_seconds / 3
+        period = self.settings.lease_seconds / 3
         while True:
             await asyncio.sleep(period)
             try:

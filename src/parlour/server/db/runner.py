@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio.to_thread
 from anyio import CapacityLimiter
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from parlour.server.db.store import Store
 from parlour.server.edge.errors import ServerError
@@ -37,3 +37,9 @@ class Database:
             raise ServerError(
                 "storage_error", "the database cannot be reached; nothing changed, try again", 503
             ) from None
+
+
+def is_duplicate(error: BaseException) -> bool:
+    """Whether a write was refused for a key already there (another process's action at this
+    version, say): the caller lost a race rather than the database."""
+    return isinstance(error, IntegrityError)

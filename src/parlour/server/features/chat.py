@@ -18,9 +18,9 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from parlour.server.authority.events import NoticeHeard
 from parlour.server.authority.hub import Hub
 from parlour.server.authority.table import LiveTable
-from parlour.server.cluster.fanout import Notice
 from parlour.server.db.models import ChatRow, now
 from parlour.server.db.store import Store
 from parlour.server.edge.errors import ServerError
@@ -87,11 +87,13 @@ class Chat:
         self.by_seat = Buckets(settings.chat_rate, settings.chat_burst)
         # Refused words and blocks (server/safety.py); the app shares one with its routes.
         self.safety: Safety = Safety(settings, hub)
-        if hub.cluster is not None:
-            hub.cluster.chat_heard.append(self._heard)
+        hub.events.subscribe(NoticeHeard, self._heard)
 
-    def _heard(self, notice: Notice) -> None:
+    def _heard(self, event: NoticeHeard) -> None:
         """A message written on another process: sent to this process's clients of the table."""
+        notice = event.notice
+        if notice.kind != "c":
+            return
         table = self.hub.tables.get(notice.table_id) or self.hub.held.get(notice.table_id)
         if table is None or not table.clients or notice.number is None or self.hub.cluster is None:
             return

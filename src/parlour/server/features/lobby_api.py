@@ -14,16 +14,19 @@ from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class, game_classes
 from parlour.engine.tutorial import tutorial_of
+from parlour.server.authority.opening import ClockSetup, Opening
 from parlour.server.authority.table import FINISHED, OPEN, RUNNING
+from parlour.server.db.timer_store import BOT, FORFEIT, TURN_BASED, Mode, OnTimeout
 from parlour.server.edge.errors import ServerError
 from parlour.server.edge.guard import JSON_TYPES, exactly
 from parlour.server.edge.quotas import client_address
 from parlour.server.edge.requests import Strict, base_url, hub_of, invite
-from parlour.server.features.accounts import CsrfHeader, joining_account, seat_owner
+from parlour.server.features.accounts import CsrfHeader
+from parlour.server.features.joining import joining_account, seat_owner
 from parlour.server.features.ratings import ratings_of
 from parlour.server.features.rematch import rematches_of
 from parlour.server.features.safety import safety_of
-from parlour.server.features.timers import BOT, FORFEIT, TURN_BASED, Mode, OnTimeout, timers_of
+from parlour.server.features.timers import timers_of
 
 StatusQuery = Annotated[str | None, Query(description="open, running or finished (default: open and running)")]
 STATUSES = (OPEN, RUNNING, FINISHED)
@@ -173,17 +176,17 @@ async def create_table(request: Request, body: CreateTable, csrf: CsrfHeader = N
     ratings.check(body.rated, body.seats, body.seed, body.fixed_deal, body.game, body.options)
     hub, client = hub_of(request), client_address(request)
     opener = await safety_of(request).opener(request, csrf)
-    table = await hub.create_table(body.game, body.options, body.seats, body.seed, body.fixed_deal, client)
+    clock = None
     if body.mode == TURN_BASED and body.move_seconds is not None:
-        await timers.open(table, body.move_seconds, body.on_timeout or BOT)
+        clock = ClockSetup(body.move_seconds, body.on_timeout or BOT)
     elif body.time_bank_seconds is not None:
-        await timers.open(table, body.time_bank_seconds, body.on_timeout or BOT, banked=True)
+        clock = ClockSetup(body.time_bank_seconds, body.on_timeout or BOT, banked=True)
     elif body.rated:
         # A live rated game without a clock could be left by whoever is losing, never to end and
         # never to be rated: it gets a time bank, and a seat whose bank runs out forfeits.
-        await timers.open(table, hub.settings.rated_time_bank_seconds, FORFEIT, banked=True)
-    if body.rated:
-        await ratings.open(table)
+        clock = ClockSetup(hub.settings.rated_time_bank_seconds, FORFEIT, banked=True)
+    opening = Opening(body.game, body.options, body.seats, body.seed, body.fixed_deal, client, None, clock, body.rated)
+    table = await hub.open_table(opening)
     await safety_of(request).record_owner(table.id, opener)
     return await _shown(request, table.summary(invite(request, table)))
 

@@ -27,14 +27,16 @@ from sqlalchemy.orm import Session
 from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class
 from parlour.server.authority.hub import Hub
+from parlour.server.authority.opening import ClockSetup, Opening
 from parlour.server.db.models import QuickWaitRow, RatingRow
+from parlour.server.db.timer_store import BOT, TURN_BASED
 from parlour.server.edge.errors import ServerError
 from parlour.server.edge.guard import check_display_name
 from parlour.server.edge.quotas import client_address
 from parlour.server.edge.requests import Strict
 from parlour.server.features.accounts import accounts_of
 from parlour.server.features.safety import safety_of
-from parlour.server.features.timers import BOT, TURN_BASED, Timers
+from parlour.server.features.timers import Timers
 from parlour.server.settings import Settings
 
 QUICK_STALE_SECONDS = 15.0
@@ -248,9 +250,10 @@ class QuickPlay:
         ratings = [w.rating for w in group if w.rating is not None]
         bot = bot_for_rating(sum(ratings) / len(ratings) if ratings else None)
         seats = ["human"] * len(group) + [bot] * (row.players - len(group))
-        table = await self.hub.create_table(row.game, {"players": row.players}, seats, None, client=client)
-        if row.mode == TURN_BASED:
-            await self.timers.open(table, self.settings.quick_move_seconds, BOT)
+        clock = ClockSetup(self.settings.quick_move_seconds, BOT) if row.mode == TURN_BASED else None
+        table = await self.hub.open_table(
+            Opening(row.game, {"players": row.players}, seats, client=client, clock=clock)
+        )
         for person in group:
             _, seat, token = await self.hub.join(table.id, None, person.name)
             await self.db.run(self.store.seat, person.ticket, table.id, seat.index, token)

@@ -7,6 +7,11 @@ deal and nobody plays against themselves. When its game is over, the seats are r
 returns (ties share a rank; a seat forfeited on time or conceded ranks last) and the ratings are updated in
 one transaction that also marks the table rated, so a restart neither loses nor repeats an
 update. The rating shown is the conservative ordinal, mu - 3 sigma.
+
+A result is applied as soon as its game is over: the ratings subscribe to the authority's
+GameFinished event (server/authority/events.py). At start, the rated tables finished while the
+server was down are applied; where several processes share a PostgreSQL database, each also reads
+the rated tables still to apply every `timer_poll` seconds, for those finished elsewhere.
 """
 
 from __future__ import annotations
@@ -16,25 +21,24 @@ import contextlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from openskill.models import PlackettLuce
-from sqlalchemy import select, update
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
 
 from parlour.engine.errors import InvalidOption
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class
+from parlour.server.authority.events import GameFinished
 from parlour.server.authority.hub import Hub
+from parlour.server.authority.opening import Opening
 from parlour.server.authority.table import FINISHED, LiveTable
-from parlour.server.db.models import RatingRow, SeatRow, TableRow, UserRow, now
+from parlour.server.db.rating_store import RatingStore, ordinal
 from parlour.server.edge.errors import ServerError
 from parlour.server.edge.logs import log
 from parlour.server.features.accounts import SignedIn
 from parlour.server.settings import Settings
 
 router = APIRouter()
-MODEL = PlackettLuce()
 LEADERBOARD = 100
+# How long a result the database could not take waits before it is tried again, at the least.
+RETRY_SECONDS = 1.0
 
 
 # The options a rated table may set, for a game that declares none: the player count alone (a
@@ -71,10 +75,6 @@ def check_rated_options(game: str, options: dict[str, Any]) -> None:
             )
 
 
-def ordinal(mu: float, sigma: float) -> float:
-    return round(mu - 3 * sigma, 1)
-
-
 def ranks_of(returns: list[float]) -> list[int]:
     """1 for the best return; seats with equal returns share a rank."""
     return [1 + sum(other > mine for other in returns) for mine in returns]
@@ -82,162 +82,6 @@ def ranks_of(returns: list[float]) -> list[int]:
 
 def same_account() -> ServerError:
     return ServerError("same_account", "your account already holds a seat at this rated table", 409)
-
-
-class RatingStore:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    def mark_rated(self, table_id: str) -> None:
-        with Session(self.engine) as session, session.begin():
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(rated=True))
-
-    def give_up(self, table_id: str) -> None:
-        """Mark a rated table that cannot be rated as done, so that nobody tries it again."""
-        with Session(self.engine) as session, session.begin():
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(rating_applied=True))
-
-    def unapplied(self) -> list[str]:
-        """Rated tables whose result is not in the ratings yet (unfinished, or finished just before a stop)."""
-        return list(self.unapplied_finished())
-
-    def unapplied_finished(self) -> dict[str, bool]:
-        """The rated tables not applied yet, each with whether its game is over."""
-        with Session(self.engine) as session:
-            chosen = select(TableRow.id, TableRow.finished_at.is_not(None)).where(
-                TableRow.rated.is_(True), TableRow.rating_applied.is_(False)
-            )
-            return {table_id: bool(finished) for table_id, finished in session.execute(chosen)}
-
-    def is_rated(self, table_id: str) -> bool:
-        return table_id in self.rated_among([table_id])
-
-    def rated_among(self, table_ids: list[str]) -> set[str]:
-        """Which of these tables are rated, as the database records it (from their opening on)."""
-        if not table_ids:
-            return set()
-        with Session(self.engine) as session:
-            chosen = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.rated.is_(True))
-            return set(session.scalars(chosen))
-
-    def seat_accounts(self, table_ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
-        """Each table's seats that belong to accounts: seat -> (user id, account name)."""
-        found: dict[str, dict[int, tuple[int, str]]] = {table_id: {} for table_id in table_ids}
-        if not table_ids:
-            return found
-        chosen = (
-            select(SeatRow.table_id, SeatRow.seat, UserRow.id, UserRow.name)
-            .join(UserRow, UserRow.id == SeatRow.user_id)
-            .where(SeatRow.table_id.in_(table_ids))
-        )
-        with Session(self.engine) as session:
-            for table_id, seat, user_id, name in session.execute(chosen):
-                found[table_id][seat] = (user_id, name)
-        return found
-
-    def changes(self, table_ids: list[str]) -> dict[str, dict[int, float]]:
-        """What each rated table's game changed its seats' ratings by: table -> seat -> change."""
-        found: dict[str, dict[int, float]] = {}
-        if not table_ids:
-            return found
-        chosen = select(SeatRow.table_id, SeatRow.seat, SeatRow.rating_change).where(
-            SeatRow.table_id.in_(table_ids), SeatRow.rating_change.is_not(None)
-        )
-        with Session(self.engine) as session:
-            for table_id, seat, change in session.execute(chosen):
-                if change is not None:
-                    found.setdefault(table_id, {})[seat] = change
-        return found
-
-    def forfeited(self, table_id: str) -> set[int]:
-        with Session(self.engine) as session:
-            chosen = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.forfeited.is_(True))
-            return set(session.scalars(chosen))
-
-    def ratings(self, game: str, players: int, user_ids: list[int]) -> dict[int, RatingRow]:
-        if not user_ids:
-            return {}
-        with Session(self.engine, expire_on_commit=False) as session:
-            rows = session.scalars(
-                select(RatingRow).where(
-                    RatingRow.game == game, RatingRow.players == players, RatingRow.user_id.in_(user_ids)
-                )
-            )
-            return {row.user_id: row for row in rows}
-
-    def apply(self, table_id: str, game: str, ranked: list[tuple[int, int]]) -> bool:
-        """Rate a finished table's (user id, rank) list in one transaction with marking it applied;
-        False if it was applied already (by an earlier attempt)."""
-        players = len(ranked)
-        with Session(self.engine) as session, session.begin():
-            # Locked: where several processes see the game end, one applies it, the others find it done.
-            row = session.get(TableRow, table_id, with_for_update=True)
-            if row is None or row.rating_applied:
-                return False
-            users = [user_id for user_id, _ in ranked]
-            stored = {
-                r.user_id: r
-                for r in session.scalars(
-                    select(RatingRow).where(
-                        RatingRow.game == game, RatingRow.players == players, RatingRow.user_id.in_(users)
-                    )
-                )
-            }
-            before = [
-                [MODEL.rating(mu=stored[u].mu, sigma=stored[u].sigma) if u in stored else MODEL.rating()] for u in users
-            ]
-            after = MODEL.rate(before, ranks=[float(rank) for _, rank in ranked])
-            moment = now()
-            for seat, (user_id, [rating]) in enumerate(zip(users, after, strict=True)):
-                known = stored.get(user_id)
-                was = ordinal(known.mu, known.sigma) if known is not None else ordinal(MODEL.mu, MODEL.sigma)
-                change = round(ordinal(rating.mu, rating.sigma) - was, 1)
-                chosen_seat = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                session.execute(chosen_seat.values(rating_change=change))
-                if known is None:
-                    session.add(
-                        RatingRow(
-                            user_id=user_id,
-                            game=game,
-                            players=players,
-                            mu=rating.mu,
-                            sigma=rating.sigma,
-                            games=1,
-                            updated_at=moment,
-                            last_change=change,
-                        )
-                    )
-                else:
-                    known.mu, known.sigma, known.games, known.updated_at = (
-                        rating.mu,
-                        rating.sigma,
-                        known.games + 1,
-                        moment,
-                    )
-                    known.last_change = change
-            row.rating_applied = True
-            return True
-
-    def leaderboard(self, game: str, players: int | None, limit: int) -> list[dict[str, Any]]:
-        chosen = select(RatingRow, UserRow.name).join(UserRow, UserRow.id == RatingRow.user_id)
-        chosen = chosen.where(RatingRow.game == game)
-        if players is not None:
-            chosen = chosen.where(RatingRow.players == players)
-        with Session(self.engine) as session:
-            rows = [(row, name) for row, name in session.execute(chosen)]
-        rows.sort(key=lambda pair: (pair[0].players, -(pair[0].mu - 3 * pair[0].sigma), pair[1].lower()))
-        return [
-            {
-                "players": row.players,
-                "name": name,
-                "rating": ordinal(row.mu, row.sigma),
-                "mu": round(row.mu, 3),
-                "sigma": round(row.sigma, 3),
-                "games": row.games,
-                "last_change": row.last_change,
-            }
-            for row, name in rows[:limit]
-        ]
 
 
 class Ratings:
@@ -249,10 +93,15 @@ class Ratings:
         # Rated tables whose result is still to be applied.
         self.waiting: set[str] = set()
         self.task: asyncio.Task[None] | None = None
+        hub.opening_steps.append(self._opening)
+        hub.events.subscribe(GameFinished, lambda event: hub.events.later(self._finished(event.table), "ratings"))
 
     async def start(self) -> None:
         self.waiting = set(await self.db.run(self.store.unapplied))
-        self.task = asyncio.create_task(self._watch())
+        # Finished while the server was down (or by another process meanwhile): applied now.
+        self.hub.events.later(self.tick(), "ratings")
+        if self.hub.cluster is not None:
+            self.task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -278,6 +127,10 @@ class Ratings:
             raise ServerError("bad_rated", "a rated table is dealt by the server: leave out seed and fixed_deal", 422)
         if game:
             check_rated_options(game, dict(options or {}))
+
+    async def _opening(self, table: LiveTable, opening: Opening) -> None:
+        if opening.rated:
+            await self.open(table)
 
     async def open(self, table: LiveTable) -> None:
         await self.db.run(self.store.mark_rated, table.id)
@@ -309,6 +162,14 @@ class Ratings:
             except Exception:
                 log.exception("ratings failed", extra={"event": "server_fault"})
 
+    async def _finished(self, table: LiveTable) -> None:
+        """A game is over: if its table is rated, its result is applied now."""
+        # Several processes: a rated table opened by another one is not in `waiting` here.
+        cluster = self.hub.cluster
+        if table.id not in self.waiting and (cluster is None or not await self.db.run(self.store.is_rated, table.id)):
+            return
+        await self._rate(table.id, None)
+
     async def tick(self) -> None:
         over: dict[str, bool] | None = None
         if self.hub.cluster is not None:
@@ -316,15 +177,23 @@ class Ratings:
             over = await self.db.run(self.store.unapplied_finished)
             self.waiting = set(over)
         for table_id in list(self.waiting):
-            # Each table in its own guard: one that fails is given up (one log line), never tried
-            # again each tick, and never keeps the tables after it from being rated.
-            try:
-                await self._look_at(table_id, over)
-            except ServerError as error:
-                if error.code != "storage_error":  # the database away: tried again next tick
-                    await self._give_up(table_id, error.message)
-            except Exception as error:
-                await self._give_up(table_id, repr(error))
+            await self._rate(table_id, over)
+
+    async def _rate(self, table_id: str, over: dict[str, bool] | None) -> None:
+        # Each table in its own guard: one that fails is given up (one log line), never tried
+        # again, and never keeps the other tables from being rated.
+        try:
+            await self._look_at(table_id, over)
+        except ServerError as error:
+            if error.code != "storage_error":
+                await self._give_up(table_id, error.message)
+            else:  # the database away: tried again a moment later
+                retry = max(self.settings.timer_poll, RETRY_SECONDS)
+                asyncio.get_running_loop().call_later(
+                    retry, lambda: self.hub.events.later(self._rate(table_id, None), "ratings")
+                )
+        except Exception as error:
+            await self._give_up(table_id, repr(error))
 
     async def _look_at(self, table_id: str, over: dict[str, bool] | None) -> None:
         table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)

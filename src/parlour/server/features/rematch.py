@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
@@ -20,16 +20,17 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from parlour.server.authority.hub import new_table_id
+from parlour.server.authority.opening import ClockSetup, Opening, new_table_id
 from parlour.server.authority.table import FINISHED, LiveTable
 from parlour.server.db.models import TableRow
+from parlour.server.db.timer_store import BOT, TURN_BASED
 from parlour.server.edge.errors import ServerError
 from parlour.server.edge.logs import log
 from parlour.server.edge.quotas import client_address
 from parlour.server.edge.requests import bearer, hub_of, invite
-from parlour.server.features.accounts import CsrfHeader, joining_account, seat_owner
+from parlour.server.features.accounts import CsrfHeader
+from parlour.server.features.joining import joining_account, seat_owner
 from parlour.server.features.ratings import ratings_of
-from parlour.server.features.timers import BOT, TURN_BASED, timers_of
 
 router = APIRouter()
 # One rematch opened at a time in this process; across processes, the rematch is named in the
@@ -126,15 +127,12 @@ async def _open(request: Request, table: LiveTable, setup: Setup, new_id: str) -
     game = table.state.game
     if setup.rated:
         ratings_of(request).check(True, seats, None, False)
-    new = await hub.create_table(
-        game.name, dict(game.options), seats, None, False, client_address(request), table_id=new_id
-    )
+    clock = None
     if setup.move_seconds is not None:
         # Turn-based: the time per move; live: each seat's time bank, full again.
-        banked = setup.mode != TURN_BASED
-        await timers_of(request).open(new, setup.move_seconds, setup.on_timeout or BOT, banked=banked)
-    if setup.rated:
-        await ratings_of(request).open(new)
+        clock = ClockSetup(setup.move_seconds, setup.on_timeout or BOT, banked=setup.mode != TURN_BASED)
+    opening = Opening(game.name, dict(game.options), seats, None, False, client_address(request), new_id, clock)
+    new = await hub.open_table(replace(opening, rated=setup.rated))
     offer = json.dumps({"type": "rematch", "table": table.id, "rematch": new.id})
     for client in list(table.clients):
         client.send_text(offer)

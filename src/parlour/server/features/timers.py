@@ -12,130 +12,41 @@ When the deadline passes and that person still has not moved:
 - `forfeit`: the seat is forfeited: its token stops working and the timeout bot plays the seat
   to the end of the game, so the others' game goes on.
 
-The clock is watched by one task every `timer_poll` seconds: it notices tables whose version or
-status changed (a move, a seat taken), sets or clears their deadline, and expires those due.
-Where several processes share a PostgreSQL database, a table's clock is watched only by the
-process holding its lease (server/leases.py); the others read the stored deadlines once a
-second (CLOCKS_READ_SECONDS) to show them.
+A turn's deadline is set when the move before it commits (the timers subscribe to the authority's
+MoveCommitted, SeatsChanged and GameFinished events, server/authority/events.py), and an alarm on
+the event loop expires it when due: nothing looks at the tables in between. Where several
+processes share a PostgreSQL database, a table's clock runs only in the process holding its lease
+(server/cluster/leases.py); every process reads the stored clocks every CLOCKS_READ_SECONDS (or
+`timer_poll`, if longer), to show the others' clocks and to take up those it has just leased.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from dataclasses import replace
+from datetime import timedelta
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from pydantic import Field
-from sqlalchemy import or_, select, update
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
 
 from parlour.agents import make_agent
+from parlour.server.authority.events import GameFinished, LeaseGained, MoveCommitted, SeatsChanged
 from parlour.server.authority.hub import Hub
+from parlour.server.authority.opening import Opening
 from parlour.server.authority.table import FINISHED, RUNNING, LiveTable
-from parlour.server.db.models import SeatRow, TableRow, now
+from parlour.server.db.models import now
+from parlour.server.db.timer_store import FORFEIT, LIVE, Clock, TimerStore
 from parlour.server.edge.errors import ServerError
 from parlour.server.edge.logs import log
 from parlour.server.edge.requests import Strict, bearer, hub_of
 from parlour.server.settings import Settings
 
-LIVE, TURN_BASED = "live", "turn_based"
-BOT, FORFEIT = "bot", "forfeit"
-Mode = Literal["live", "turn_based"]
-OnTimeout = Literal["bot", "forfeit"]
-
 router = APIRouter()
 # Several processes: how often a process reads the stored clocks (the others', to show them, and
 # those it has just taken over), at the least; timer_poll if that is longer.
 CLOCKS_READ_SECONDS = 1.0
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
-
-
-@dataclass
-class Clock:
-    table_id: str
-    move_seconds: float
-    on_timeout: str
-    deadline: datetime | None = None
-    version: int | None = None  # the table's version when the deadline was set
-    seen: tuple[int, str] | None = None  # the (version, status) the deadline was worked out for
-    # A live table's time banks: each seat's seconds left (move_seconds is then each bank's start),
-    # and the seat whose bank the deadline spends.
-    banks: list[float] | None = None
-    seat: int | None = None
-
-    def to_json(self, version: int, to_move: int) -> dict[str, Any]:
-        # A deadline belongs to the turn it was set for: just after a move, until the watch sets
-        # the next one, no clock runs.
-        deadline = self.deadline if self.version == version else None
-        left = None if deadline is None else max(0.0, (deadline - now()).total_seconds())
-        banked = self.banks is not None
-        return {
-            "mode": LIVE if banked else TURN_BASED,
-            "move_seconds": None if banked else self.move_seconds,
-            "time_bank_seconds": self.move_seconds if banked else None,
-            "time_banks": [round(bank, 3) for bank in self.banks] if self.banks is not None else None,
-            "on_timeout": self.on_timeout,
-            "deadline": deadline.isoformat() if deadline else None,
-            "seconds_left": left,
-            "to_move": to_move if deadline else None,
-        }
-
-
-class TimerStore:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    def set_mode(self, table_id: str, move_seconds: float, on_timeout: str, banks: list[float] | None) -> None:
-        mode = TURN_BASED if banks is None else LIVE
-        with Session(self.engine) as session, session.begin():
-            session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(mode=mode, move_seconds=move_seconds, on_timeout=on_timeout, time_banks=banks)
-            )
-
-    def clocks(self) -> list[Clock]:
-        """The clocks of every unfinished turn-based table, with their stored deadlines."""
-        columns = (TableRow.id, TableRow.move_seconds, TableRow.on_timeout, TableRow.turn_deadline)
-        more = (TableRow.deadline_version, TableRow.time_banks, TableRow.deadline_seat)
-        timed = or_(TableRow.mode == TURN_BASED, TableRow.time_banks.is_not(None))
-        chosen = select(*columns, *more).where(timed, TableRow.finished_at.is_(None))
-        with Session(self.engine) as session:
-            return [
-                Clock(table_id, float(seconds or 0), on_timeout or BOT, _aware(deadline), version, None, banks, seat)
-                for table_id, seconds, on_timeout, deadline, version, banks, seat in session.execute(chosen)
-            ]
-
-    def set_deadline(self, table_id: str, clock: Clock) -> None:
-        """Store the clock's deadline (and its time banks): what a restart takes up again."""
-        values: dict[str, Any] = {
-            "turn_deadline": clock.deadline,
-            "deadline_version": clock.version,
-            "deadline_seat": clock.seat,
-        }
-        if clock.banks is not None:
-            values["time_banks"] = list(clock.banks)
-        with Session(self.engine) as session, session.begin():
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
-
-    def forfeit(self, table_id: str, seat: int, agent: str) -> None:
-        """The seat is the bot's from now on, and its token holds nothing any more."""
-        with Session(self.engine) as session, session.begin():
-            session.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                .values(agent=agent, token_hash=None, forfeited=True)
-            )
 
 
 class Timers:
@@ -145,21 +56,43 @@ class Timers:
         self.db = hub.db  # the database runner (server/db/runner.py)
         self.store = TimerStore(hub.store.engine)
         self.clocks: dict[str, Clock] = {}
-        # The clocks this process watched at its last look (several processes: the others' are shown only).
+        # The clocks this process ran at its last read (several processes: the others' are shown only).
         self.watched: set[str] = set()
-        self.refreshed = 0.0
         self.task: asyncio.Task[None] | None = None
         self.expired = 0
         # Per table, the seats whose last turn the timeout played, with the table's version just
         # after it (in this process, since it started): the others may expel such a seat.
         self.lapsed: dict[str, dict[int, int]] = {}
+        # Each running deadline's alarm, and the deadlines still to be stored (newest only).
+        self.alarms: dict[str, asyncio.TimerHandle] = {}
+        self.unsaved: dict[str, Clock] = {}
+        self.saving: set[str] = set()
+        events = hub.events
+        events.subscribe(MoveCommitted, lambda event: self._changed(event.table, seats=False))
+        events.subscribe(GameFinished, lambda event: self._changed(event.table, seats=False))
+        events.subscribe(SeatsChanged, lambda event: self._changed(event.table, seats=True))
+        hub.opening_steps.append(self._opening)
+        events.subscribe(LeaseGained, lambda _event: events.later(self._refresh(), "reading the clocks"))
 
     async def start(self) -> None:
         for clock in await self.db.run(self.store.clocks):
             self.clocks[clock.table_id] = clock
-        self.task = asyncio.create_task(self._watch())
+        # Back after a restart: each stored deadline goes on (one passed meanwhile expires now).
+        for clock in list(self.clocks.values()):
+            if self._runs(clock.table_id):
+                table = self._in_memory(clock.table_id)
+                if table is not None:
+                    self._arm(clock, table)
+                else:
+                    self._alarm(clock)
+        self.watched = {table_id for table_id in self.clocks if self._runs(table_id)}
+        if self.hub.cluster is not None:
+            self.task = asyncio.create_task(self._read_now_and_then())
 
     async def stop(self) -> None:
+        for alarm in self.alarms.values():
+            alarm.cancel()
+        self.alarms.clear()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -192,8 +125,14 @@ class Timers:
         await self.db.run(self.store.set_mode, table.id, seconds, on_timeout, banks)
         if self.hub.cluster is not None:
             await self.hub.cluster.take(table.id)
-        self.clocks[table.id] = Clock(table.id, seconds, on_timeout, banks=banks)
-        await self._rearm(self.clocks[table.id], table)
+        clock = self.clocks[table.id] = Clock(table.id, seconds, on_timeout, banks=banks)
+        self.watched.add(table.id)
+        self._arm(clock, table)
+        await self._save(table.id)
+
+    async def _opening(self, table: LiveTable, opening: Opening) -> None:
+        if opening.clock is not None:
+            await self.open(table, opening.clock.seconds, opening.clock.on_timeout, opening.clock.banked)
 
     def clock_json(self, table: LiveTable) -> dict[str, Any] | None:
         clock = self.clocks.get(table.id)
@@ -204,15 +143,18 @@ class Timers:
         clock = self.clocks.get(summary["id"])
         return None if clock is None else clock.to_json(summary["version"], summary["to_move"])
 
-    # --- the watch ----------------------------------------------------------------------------
+    # --- deadlines, set as the table changes -------------------------------------------------
 
-    async def _watch(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.timer_poll)
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("timers failed", extra={"event": "server_fault"})
+    def _changed(self, table: LiveTable, seats: bool) -> None:
+        """A move committed, the game over, or seats changed (a seat handed to a bot changes who
+        is to move but neither the version nor the status): the clock's turn is worked out again."""
+        clock = self.clocks.get(table.id)
+        if clock is None or not self._runs(table.id):
+            return
+        if seats:
+            clock.seen = None
+        if (table.version, table.status) != clock.seen:
+            self._arm(clock, table)
 
     def _in_memory(self, table_id: str) -> LiveTable | None:
         # A table not in memory has not changed since it left it: only these need a look.
@@ -222,43 +164,14 @@ class Timers:
         cluster = self.hub.cluster
         return cluster is None or cluster.runs(table_id)
 
-    async def _refresh(self) -> None:
-        """The clocks as stored: those another process watches, and those newly leased here."""
-        stored = {clock.table_id: clock for clock in await self.db.run(self.store.clocks)}
-        for table_id, clock in stored.items():
-            # A clock taken over goes on from what its last holder stored, not from what was
-            # read for showing before.
-            if not self._runs(table_id) or table_id not in self.watched:
-                self.clocks[table_id] = clock
-        for table_id in list(self.clocks):
-            if table_id not in stored and not self._runs(table_id):
-                del self.clocks[table_id]
-        self.watched = {table_id for table_id in self.clocks if self._runs(table_id)}
-
-    async def tick(self) -> None:
-        if self.hub.cluster is not None and any(self._runs(t) and t not in self.watched for t in self.clocks):
-            await self._refresh()  # a clock just taken over goes on from what its last holder stored
-        moment = now()
-        for clock in list(self.clocks.values()):
-            if not self._runs(clock.table_id):
-                continue
-            table = self._in_memory(clock.table_id)
-            if table is not None and (table.version, table.status) != clock.seen:
-                await self._rearm(clock, table)
-            if clock.deadline is not None and clock.deadline <= moment:
-                await self._expire(clock)
-        # Read after this process's own clocks are seen to, and at most once a second: it must
-        # not delay them (a time bank is spent until the move is noticed).
-        if self.hub.cluster is not None and time.monotonic() - self.refreshed >= CLOCKS_READ_SECONDS:
-            self.refreshed = time.monotonic()
-            await self._refresh()
-
-    async def _rearm(self, clock: Clock, table: LiveTable) -> None:
-        """Work out the deadline of the turn now being played (or none), and store it."""
+    def _arm(self, clock: Clock, table: LiveTable) -> None:
+        """Work out the deadline of the turn now being played (or none); its alarm is set at once,
+        and it is stored (what a restart takes up again) right after."""
         clock.seen = (table.version, table.status)
         seat = table.seat_to_move()
         person = table.status == RUNNING and seat is not None and not seat.is_bot
         if person and clock.deadline is not None and clock.version == table.version:
+            self._alarm(clock)
             return  # the same turn (after a restart, say): its deadline stands
         moment = now()
         if clock.banks is not None and clock.deadline is not None and clock.seat is not None:
@@ -270,19 +183,83 @@ class Timers:
             seconds = clock.move_seconds if clock.banks is None else clock.banks[seat.index]
             clock.deadline, clock.version, clock.seat = moment + timedelta(seconds=seconds), table.version, seat.index
         if table.status == FINISHED:
-            del self.clocks[clock.table_id]
-        await self.db.run(self.store.set_deadline, table.id, clock)
+            self.clocks.pop(clock.table_id, None)
+        self._alarm(clock)
+        self.unsaved[table.id] = replace(clock, banks=None if clock.banks is None else list(clock.banks))
+        if table.id not in self.saving:
+            self.hub.events.later(self._save(table.id), "storing a deadline")
+
+    async def _save(self, table_id: str) -> None:
+        """Store the table's newest deadline; one store at a time per table, so that an older one
+        never lands after a newer one."""
+        if table_id in self.saving:
+            return
+        self.saving.add(table_id)
+        try:
+            while (clock := self.unsaved.pop(table_id, None)) is not None:
+                await self.db.run(self.store.set_deadline, table_id, clock)
+        finally:
+            self.saving.discard(table_id)
+
+    def _alarm(self, clock: Clock) -> None:
+        """Ring when the clock's deadline passes (none: no alarm)."""
+        old = self.alarms.pop(clock.table_id, None)
+        if old is not None:
+            old.cancel()
+        if clock.deadline is None or self.clocks.get(clock.table_id) is not clock:
+            return
+        delay = max(0.0, (clock.deadline - now()).total_seconds())
+        loop = asyncio.get_running_loop()
+        self.alarms[clock.table_id] = loop.call_later(delay, self._ring, clock)
+
+    def _ring(self, clock: Clock) -> None:
+        self.alarms.pop(clock.table_id, None)
+        if self.clocks.get(clock.table_id) is not clock or not self._runs(clock.table_id):
+            return
+        if clock.deadline is not None and clock.deadline > now():
+            self._alarm(clock)  # the loop's clock ran ahead of the wall clock: not yet
+            return
+        self.hub.events.later(self._expire(clock), "timers")
+
+    async def _read_now_and_then(self) -> None:
+        """Several processes: the stored clocks, read now and then (to show the others' clocks)."""
+        period = max(CLOCKS_READ_SECONDS, self.settings.timer_poll)
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._refresh()
+            except Exception:
+                log.exception("timers failed", extra={"event": "server_fault"})
+
+    async def _refresh(self) -> None:
+        """The clocks as stored: those another process runs, and those newly leased here, which
+        go on from what their last holder stored."""
+        stored = {clock.table_id: clock for clock in await self.db.run(self.store.clocks)}
+        for table_id, clock in stored.items():
+            if not self._runs(table_id) or table_id not in self.watched:
+                self.clocks[table_id] = clock
+        for table_id in list(self.clocks):
+            if table_id not in stored and not self._runs(table_id):
+                del self.clocks[table_id]
+        running = {table_id for table_id in self.clocks if self._runs(table_id)}
+        for table_id in running - self.watched:
+            table = self._in_memory(table_id)
+            if table is not None:
+                self._arm(self.clocks[table_id], table)
+            else:
+                self._alarm(self.clocks[table_id])
+        self.watched = running
 
     async def _expire(self, clock: Clock) -> None:
         try:
             table = await self.hub.table(clock.table_id)
         except ServerError as error:
             log.error("timed table cannot be loaded", extra={"table": clock.table_id, "error": error.message})
-            del self.clocks[clock.table_id]
+            self.clocks.pop(clock.table_id, None)
             return
         seat = table.seat_to_move()
         if table.version != clock.version or table.status != RUNNING or seat is None or seat.is_bot:
-            await self._rearm(clock, table)
+            self._arm(clock, table)
             return
         self.expired += 1
         # The turn's tentative steps were never committed: the timeout plays the whole turn.
@@ -294,7 +271,6 @@ class Timers:
         spec = self.settings.timeout_agent
         if clock.on_timeout == FORFEIT:
             await self._forfeit(table, seat.index, "this seat was forfeited: its time ran out")
-            clock.seen = None
             return
         # Never seeded from the seed alone: the bot's moves must not lead back to a drawn deal.
         agent = make_agent(spec, LiveTable._bot_seed(table.state.seed, table.deal, seat.index) + table.version)
@@ -306,7 +282,10 @@ class Timers:
         except ServerError as error:
             # The person moved meanwhile (stale_version): the next look sets the next deadline.
             log.info("timeout move not played", extra={"table": table.id, "error": error.message})
-        clock.seen = None
+            if error.code == "storage_error" and self.clocks.get(table.id) is clock:
+                # The database was away: the same turn times out again a moment later.
+                retry = max(self.settings.timer_poll, CLOCKS_READ_SECONDS)
+                asyncio.get_running_loop().call_later(retry, self._ring, clock)
 
     async def _forfeit(self, table: LiveTable, seat: int, reason: str) -> None:
         """The seat is the timeout bot's to the end of the game; its token holds nothing."""
@@ -320,6 +299,7 @@ class Timers:
         for client in list(table.clients):
             if client.seat == seat:
                 client.close(4004, reason)
+        self.hub.events.publish(SeatsChanged(table))
         table.broadcast_sync()
         self.hub.wake_bots(table)
 
