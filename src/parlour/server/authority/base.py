@@ -98,6 +98,7 @@ class HubBase:
             self.events.subscribe(LeaseGained, self._lease_gained)
         self.marked: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
+    # The methods of every part (each defined in its own module), for the type checker of the others.
     if TYPE_CHECKING:
 
         async def submit(

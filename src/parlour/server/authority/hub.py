@@ -1,4 +1,4 @@
-"""The hub: every live table, and the one path by which an action reaches a table.
+"""The hub: every live table, and the one path by which an action reaches a table (moves.py).
 
 An action is checked (seat, turn, version, legality), applied to a copy of the state, committed to
 the database, and only then does the copy become the table's state and the move get broadcast.
