@@ -37,9 +37,9 @@ from sqlalchemy.orm import Session
 
 from parlour.engine.game import Game
 from parlour.engine.registry import game_class
-from parlour.server.models import ActionRow, SeatRow, TableRow, now
+from parlour.server.db.models import ActionRow, SeatRow, TableRow, now
+from parlour.server.db.store import Store
 from parlour.server.settings import database_url
-from parlour.server.store import Store
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 600.0
@@ -173,7 +173,7 @@ def measure(db: str, scratch: Path, ids: list[str], touch: int) -> dict[str, Any
 def hub_start_seconds(db: str) -> float:
     """The seconds the server's own start-up (migrations, reading and rebuilding the tables) takes,
     timed in this process: without the interpreter's start and imports, which vary from run to run."""
-    from parlour.server.hub import Hub
+    from parlour.server.authority.hub import Hub
     from parlour.server.settings import Settings
 
     async def start() -> float:

@@ -20,7 +20,7 @@ from rich.console import Console
 from parlour.engine.errors import ParlourError
 
 if TYPE_CHECKING:
-    from parlour.server.admin_client import AdminClient
+    from parlour.server.features.admin_client import AdminClient
 
 console = Console(soft_wrap=True)
 
@@ -52,7 +52,7 @@ def _server_modules() -> None:
 def _client(server: str, user: str) -> AdminClient:
     """Signed in as the admin: the password from PARLOUR_ADMIN_PASSWORD, or asked for."""
     _server_modules()
-    from parlour.server.admin_client import AdminClient
+    from parlour.server.features.admin_client import AdminClient
 
     password = os.environ.get(PASSWORD_VARIABLE) or getpass.getpass(f"password of {user}: ")
     return AdminClient(server, user, password)
@@ -85,7 +85,7 @@ def grant(
 ) -> None:
     """Grant the admin role straight in the database (on the server's machine): how the first admin is made."""
     _server_modules()
-    from parlour.server.admin import grant_from_command_line
+    from parlour.server.features.admin_recovery import grant_from_command_line
     from parlour.server.settings import database_url
 
     try:
@@ -280,7 +280,7 @@ def _url(db: str) -> str:
 @db_app.command("backup")
 def db_backup(file: Annotated[Path, typer.Argument(help="the new backup file")], db: Db = "parlour.sqlite") -> None:
     """Back a SQLite database up to a new file, safely while the server runs (PostgreSQL: pg_dump, see the docs)."""
-    from parlour.server.backups import backup
+    from parlour.server.db.backups import backup
 
     games = backup(_url(db), file)
     console.print(f"backed up {games} tables to {file}", highlight=False)
@@ -293,7 +293,7 @@ def db_restore(
     replace: Annotated[bool, typer.Option(help="overwrite a database that exists (stop the server first)")] = False,
 ) -> None:
     """Restore a SQLite database from a backup, then bring it to the newest schema (PostgreSQL: pg_restore)."""
-    from parlour.server.backups import restore, upgrade
+    from parlour.server.db.backups import restore, upgrade
 
     url = _url(db)
     games = restore(url, file, replace)
@@ -304,7 +304,7 @@ def db_restore(
 @db_app.command("upgrade")
 def db_upgrade(db: Db = "parlour.sqlite") -> None:
     """Bring the database's schema to the newest migration (the server also does so when it starts)."""
-    from parlour.server.backups import upgrade
+    from parlour.server.db.backups import upgrade
 
     before, after = upgrade(_url(db))
     if before == after:
@@ -316,7 +316,7 @@ def db_upgrade(db: Db = "parlour.sqlite") -> None:
 @db_app.command("check")
 def db_check(db: Db = "parlour.sqlite") -> None:
     """Replay every stored table and report those that do not replay to what is stored (exit 1 if any)."""
-    from parlour.server.backups import check
+    from parlour.server.db.backups import check
 
     checked = check(_url(db))
     for problem in checked.problems:

@@ -24,7 +24,7 @@ from parlour.engine import registry
 from parlour.engine.game import Game
 from parlour.engine.registry import game_classes, register
 from parlour.server import Settings, create_app
-from parlour.server.guard import uvicorn_options
+from parlour.server.edge.guard import uvicorn_options
 from parlour.server.settings import database_url
 
 from ..engine.nim import Nim

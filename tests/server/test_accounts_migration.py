@@ -12,8 +12,8 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 
+from parlour.server.authority.table import hash_token
 from parlour.server.settings import database_url
-from parlour.server.table import hash_token
 
 from .conftest import LiveServer
 from .test_accounts import FAST_HASH, browser, csrf, sign_up
@@ -21,7 +21,7 @@ from .test_accounts import FAST_HASH, browser, csrf, sign_up
 
 def _config() -> Config:
     config = Config()
-    config.set_main_option("script_location", str(resources.files("parlour.server") / "migrations"))
+    config.set_main_option("script_location", str(resources.files("parlour.server.db") / "migrations"))
     return config
 
 

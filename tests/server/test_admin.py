@@ -13,8 +13,8 @@ import httpx
 import pytest
 from fastapi.routing import APIRoute
 
-from parlour.server import admin as admin_module
-from parlour.server.admin import grant_from_command_line
+from parlour.server.features import admin as admin_module
+from parlour.server.features.admin_recovery import grant_from_command_line
 
 from .conftest import LiveServer, wait_until
 from .test_accounts import FAST_HASH, PASSWORD, browser, csrf, sign_in, sign_up

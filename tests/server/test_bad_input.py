@@ -19,9 +19,9 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from websockets.exceptions import ConnectionClosed
 
-from parlour.server.errors import ServerError
-from parlour.server.guard import check_text
-from parlour.server.ws import FLOOD_CLOSE
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.guard import check_text
+from parlour.server.features.ws import FLOOD_CLOSE
 
 from .conftest import LiveServer, Player
 

@@ -12,9 +12,9 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
-from parlour.server.models import Base
+from parlour.server.db.models import Base
+from parlour.server.db.store import Store
 from parlour.server.settings import database_url
-from parlour.server.store import Store
 
 COMMUNITY = {
     "admins",
@@ -61,7 +61,7 @@ def test_the_migration_is_undone(db: str) -> None:
     url = database_url(db)
     Store(url).migrate()
     config = Config()
-    config.set_main_option("script_location", str(resources.files("parlour.server") / "migrations"))
+    config.set_main_option("script_location", str(resources.files("parlour.server.db") / "migrations"))
     engine = create_engine(url)
     try:
         with engine.begin() as connection:

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 import parlour.server
 from parlour.cli import main
-from parlour.server.hub import Hub
+from parlour.server.authority.hub import Hub
 from parlour.server.settings import Settings
 
 from .conftest import LiveServer, wait_until

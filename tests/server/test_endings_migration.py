@@ -11,9 +11,9 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
-from parlour.server.models import Base
+from parlour.server.db.models import Base
+from parlour.server.db.store import Store
 from parlour.server.settings import database_url
-from parlour.server.store import Store
 
 ADDED = {("game_tables", "ended"), ("seats", "rating_change"), ("ratings", "last_change")}
 
@@ -34,7 +34,7 @@ def test_the_migration_matches_the_models_and_is_undone(db: str) -> None:
         assert about == []
         assert _columns(engine) >= ADDED
         config = Config()
-        config.set_main_option("script_location", str(resources.files("parlour.server") / "migrations"))
+        config.set_main_option("script_location", str(resources.files("parlour.server.db") / "migrations"))
         with engine.begin() as connection:
             config.attributes["connection"] = connection
             command.downgrade(config, "0011")

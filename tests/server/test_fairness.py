@@ -24,9 +24,9 @@ from parlour.agents import make_agent
 from parlour.cli import app as cli
 from parlour.deal import bot_seed
 from parlour.engine.records import replay, verify
-from parlour.server.logs import JsonFormatter
+from parlour.server.db.store import Store
+from parlour.server.edge.logs import JsonFormatter
 from parlour.server.settings import database_url
-from parlour.server.store import Store
 
 from .conftest import LiveServer, Player, wait_until
 
@@ -248,7 +248,7 @@ def test_a_table_from_before_commitments_keeps_working(db: str, serve: Callable[
     """A database at the first schema revision, with a table in play, is migrated and served on."""
     engine = create_engine(database_url(db))
     config = Config()
-    config.set_main_option("script_location", str(resources.files("parlour.server") / "migrations"))
+    config.set_main_option("script_location", str(resources.files("parlour.server.db") / "migrations"))
     old_tables = sa.table(
         "game_tables",
         sa.column("id"),

@@ -11,9 +11,9 @@ import psycopg
 import pytest
 from sqlalchemy import make_url
 
-from parlour.server.leases import Leases, LeaseStore
+from parlour.server.cluster.leases import Leases, LeaseStore
+from parlour.server.db.store import Store
 from parlour.server.settings import database_url
-from parlour.server.store import Store
 
 from .conftest import POSTGRES_URL, run_sql, wait_until
 

@@ -19,9 +19,9 @@ from parlour.agents import Agent, Thought, register_agent
 from parlour.agents import base as agents_base
 from parlour.engine.actions import Action
 from parlour.engine.game import State
-from parlour.server import hub as hub_module
-from parlour.server.hub import Hub
-from parlour.server.quotas import Buckets, TurnQueue
+from parlour.server.authority import bots as hub_module
+from parlour.server.authority.hub import Hub
+from parlour.server.edge.quotas import Buckets, TurnQueue
 from parlour.server.settings import Settings
 
 from .conftest import LiveServer, Player, play_to_end, wait_until

@@ -10,7 +10,7 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from parlour.engine.registry import game_classes
-from parlour.server.models import SeatRow
+from parlour.server.db.models import SeatRow
 from parlour.server.settings import database_url
 
 from .conftest import LiveServer, wait_until

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from parlour.server.logs import JsonFormatter, TextFormatter
+from parlour.server.edge.logs import JsonFormatter, TextFormatter
 
 
 def test_a_log_line_is_one_json_object_with_the_event_fields() -> None:

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from parlour.server.metrics import Metrics
+from parlour.server.edge.metrics import Metrics
 
 from .conftest import POSTGRES_URL, LiveServer, wait_until
 from .test_cluster import schema_db  # noqa: F401 - the fixture of a schema for server processes

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from parlour.server.models import QuickWaitRow
-from parlour.server.quick_play import LEVELS, NO_RATING_BOT, bot_for_rating
+from parlour.server.db.models import QuickWaitRow
+from parlour.server.features.quick_play import LEVELS, NO_RATING_BOT, bot_for_rating
 
 from .conftest import POSTGRES_URL, LiveServer, run_sql, wait_until
 from .test_restart import ServerProcess

@@ -16,9 +16,9 @@ from sqlalchemy import create_engine, text
 from parlour.engine.game import Game
 from parlour.engine.options import Option
 from parlour.engine.registry import game_class
-from parlour.server.ratings import rated_options
+from parlour.server.db.store import SameAccount, Store
+from parlour.server.features.ratings import rated_options
 from parlour.server.settings import database_url
-from parlour.server.store import SameAccount, Store
 
 from .conftest import TEST_GAMES, LiveServer, all_games, wait_until
 from .test_accounts import FAST_HASH, browser, csrf, sign_up

@@ -9,8 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.exc import OperationalError
 
-from parlour.server.ratings import ranks_of
+from parlour.server.features.ratings import ranks_of
 
 from .conftest import LiveServer, wait_until
 from .test_accounts import FAST_HASH, browser, csrf, sign_up
@@ -85,9 +86,17 @@ def test_a_rated_seat_needs_an_account_of_its_own(serve: Callable[..., LiveServe
     assert server.table(table_id)["seats"][1]["taken"] is False
 
 
-def test_a_rated_game_updates_ratings_once_even_across_a_restart(serve: Callable[..., LiveServer]) -> None:
-    # The first server looks at its rated tables only once a minute: it stops before rating the game.
+def test_a_rated_game_updates_ratings_once_even_across_a_restart(
+    serve: Callable[..., LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first server cannot write the ratings when the game ends (its database is away for
+    # that), and would try again only a minute later: it stops before rating the game.
     server = serve(**{**QUICK, "timer_poll": 60})
+
+    def away(*_: Any) -> bool:
+        raise OperationalError("UPDATE ratings", {}, Exception("the database is away"))
+
+    monkeypatch.setattr(server.app.state.ratings.store, "apply", away)
     unrated = server.create("nim", ["human", "human"], options={"stones": 2})
     with browser(server) as alice, browser(server) as bob:
         alice_account, bob_account = sign_up(alice, "alice"), sign_up(bob, "bob")

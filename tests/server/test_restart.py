@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, update
 
 from parlour.engine.records import replay
 from parlour.server import Settings
-from parlour.server.models import ActionRow, now
+from parlour.server.db.models import ActionRow, now
 from parlour.server.settings import database_url
 
 from ..engine.nim import Nim

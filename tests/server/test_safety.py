@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy import create_engine
 
-from parlour.server.community_store import CommunityStore
-from parlour.server.safety import refused_in
+from parlour.server.db.community_store import CommunityStore
+from parlour.server.features.safety import refused_in
 
 from . import test_admin
 from .conftest import LiveServer

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from parlour.server.errors import ServerError
+from parlour.server.edge.errors import ServerError
 
 from .conftest import LiveServer, wait_until
 from .test_accounts import FAST_HASH, PASSWORD, browser, csrf, sign_in, sign_up

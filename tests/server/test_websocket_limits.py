@@ -15,7 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import parlour.server
 from parlour.cli import app, main
-from parlour.server.quotas import SocketSlots
+from parlour.server.edge.quotas import SocketSlots
 from parlour.server.settings import Settings
 
 from .conftest import LiveServer, wait_until

@@ -38,10 +38,10 @@ def run(
     With `workers` above 1 (PostgreSQL only), that many processes share the listening socket."""
     import uvicorn
 
-    from parlour.server import logs
     from parlour.server import workers as several
-    from parlour.server.guard import uvicorn_options
-    from parlour.server.store import check_database
+    from parlour.server.db.store import check_database
+    from parlour.server.edge import logs
+    from parlour.server.edge.guard import uvicorn_options
 
     check_database(settings.url)
     logs.configure(log_level, log_format, log_file)

@@ -20,9 +20,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import parlour
-from parlour.server import (
+from parlour.server.authority.hub import Hub
+from parlour.server.edge.errors import ServerError, describe_problems
+from parlour.server.edge.guard import RequestGuard
+from parlour.server.edge.logs import log
+from parlour.server.edge.metrics import CONTENT_TYPE
+from parlour.server.edge.quotas import SocketSlots
+from parlour.server.edge.requests import hub_of
+from parlour.server.features import (
     accounts,
     admin,
+    admin_recovery,
     chat,
     client_api,
     lobby_api,
@@ -34,13 +42,6 @@ from parlour.server import (
     safety,
     timers,
 )
-from parlour.server.errors import ServerError, describe_problems
-from parlour.server.guard import RequestGuard
-from parlour.server.hub import Hub
-from parlour.server.logs import log
-from parlour.server.metrics import CONTENT_TYPE
-from parlour.server.quotas import SocketSlots
-from parlour.server.requests import hub_of
 from parlour.server.settings import Settings
 
 health_router = APIRouter()
@@ -51,7 +52,7 @@ async def health(request: Request) -> dict[str, Any]:
     """Liveness and the database's reachability."""
     hub = hub_of(request)
     try:
-        await hub._db(hub.store.ping)
+        await hub.db.run(hub.store.ping)
         database = "ok"
     except Exception as error:  # reported, not raised: health must answer
         database = f"unreachable: {error.__class__.__name__}"
@@ -199,7 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         client_api.router,
         safety.router,
         admin.router,
-        admin.reset_router,
+        admin_recovery.reset_router,
         lobby_api.invite_router,
         play_api.socket_router,
     ):

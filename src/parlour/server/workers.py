@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from parlour.server.metrics import MULTIPROCESS_VARIABLE
+from parlour.server.edge.metrics import MULTIPROCESS_VARIABLE
 from parlour.server.settings import Settings
 
 SETTINGS_VARIABLE = "PARLOUR_SERVER_SETTINGS"
@@ -64,7 +64,8 @@ def share_metrics() -> None:
 
 def worker_app() -> FastAPI:
     """The application of one worker process (uvicorn calls this in each, as a factory)."""
-    from parlour.server import create_app, logs
+    from parlour.server.app import create_app
+    from parlour.server.edge import logs
 
     log = json.loads(os.environ.get(LOG_VARIABLE, "{}"))
     logs.configure(log.get("level", "info"), log.get("format", "json"), log.get("file"))
@@ -77,7 +78,7 @@ def worker_app() -> FastAPI:
 def worker_protocol() -> type[Any]:
     """The HTTP protocol class carrying the settings' limits, built in each worker: uvicorn sends
     its options to the workers pickled, and a class made at run time cannot be."""
-    from parlour.server.guard import http_protocol
+    from parlour.server.edge.guard import http_protocol
 
     return http_protocol(decode(os.environ[SETTINGS_VARIABLE]))
 
