@@ -172,8 +172,10 @@ async def client(number: int, base: str, args: argparse.Namespace, tally: Tally,
     rng = random.Random(args.seed * 1000 + number)
     ws_base = base.replace("http://", "ws://")
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
-        table = await open_table(http, args, rng)
+        table = await first_table(http, args, rng, tally)
         clock.ready += 1
+        if table is None:
+            return
         while time.monotonic() < clock.until:
             try:
                 await play_table(ws_base, table, args, rng, tally, clock)
@@ -206,6 +208,20 @@ def with_children(pids: list[int]) -> list[int]:
     for pid in found:
         found += [child for child, parent in parents.items() if parent == pid and child not in found]
     return found
+
+
+async def first_table(
+    http: httpx.AsyncClient, args: argparse.Namespace, rng: random.Random, tally: Tally
+) -> tuple[str, str] | None:
+    """The client's first table, asked for again after a refused or dropped request (a thousand
+    clients opening tables at once on a busy machine); None, and the client sits out, after 5 failures."""
+    for attempt in range(5):
+        try:
+            return await open_table(http, args, rng)
+        except (httpx.HTTPError, OSError) as error:
+            tally.error(f"setup {type(error).__name__}")
+            await asyncio.sleep(0.5 * (attempt + 1))
+    return None
 
 
 def cpu_seconds(pids: list[int]) -> dict[str, float] | None:

@@ -131,7 +131,12 @@ class LiveTable:
     def status(self) -> str:
         if self.state.is_terminal() or self.ended is not None:
             return FINISHED
-        return OPEN if any(seat.is_free for seat in self.seats) else RUNNING
+        # Asked several times a move: a plain loop over the seats' fields (Seat.is_free written
+        # out) instead of a generator of property calls.
+        for seat in self.seats:
+            if seat.agent_spec is None and seat.token_hash is None:
+                return OPEN
+        return RUNNING
 
     def state_for(self, seat: int | None) -> State:
         """The position `seat` sees: with its tentative steps for the seat that took them, the
