@@ -26,7 +26,7 @@ def run(
     With `workers` above 1 (PostgreSQL only), that many processes share the listening socket."""
     import uvicorn
 
-    from parlour.server import logs
+    from parlour.server import collector, logs
     from parlour.server import workers as several
     from parlour.server.guard import uvicorn_options
     from parlour.server.store import check_database
@@ -50,4 +50,6 @@ def run(
         options["http"] = "parlour.server.workers:WorkerH11"
         uvicorn.run("parlour.server.workers:worker_app", factory=True, workers=workers, **options)
         return
-    uvicorn.run(create_app(settings), **options)
+    app = create_app(settings)
+    collector.tune(settings.gc_threshold)
+    uvicorn.run(app, **options)

@@ -87,6 +87,10 @@ class Settings:
     max_websockets: int = 2000
     # Games (a game's rules with one set of options) kept for new tables and rebuilds.
     game_cache: int = 16
+    # Allocations between two passes of the garbage collector over young objects in a `parlour
+    # serve` process (Python's own: 700), which also freezes what it built at start-up; 0 leaves
+    # the collector as Python sets it (server/collector.py).
+    gc_threshold: int = 10_000
     # Seconds after which a table with no connected client and no bot to move leaves memory;
     # it is rebuilt from the database when next asked for.
     idle_seconds: float = 300.0
