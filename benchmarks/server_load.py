@@ -16,6 +16,17 @@ run there, the others hear of every move (docs/server.md, "Several server proces
 
     .venv/bin/python benchmarks/server_load.py --clients 200 --processes 2 --db postgresql://user:pw@127.0.0.1/db
 
+With `--workers N` it starts one `parlour serve --workers N` instead: N processes sharing one port,
+each client landing on whichever the kernel hands its connection to, as a deployment runs.
+
+    .venv/bin/python benchmarks/server_load.py --clients 1000 --think 1 --workers 2 --db postgresql://user:pw@127.0.0.1/db
+
+On PostgreSQL every run plays in a new schema of the database, dropped at the end. The server's
+CPU time is read from /proc (its processes and their children), split into the event loop's thread
+and the others (the database's worker threads). `--profile FILE` (one process) runs cProfile on
+the event loop's thread over the measured window alone and writes its statistics to FILE
+(`python -m pstats FILE`; benchmarks/profiled_serve.py).
+
 Only ever talks to 127.0.0.1; every loop is bounded by `--seconds`.
 """
 
@@ -23,15 +34,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,13 +74,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(db: str, port: int, log: Path, wait: bool = True) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "parlour.cli", "serve", "--host", HOST, "--port", str(port), "--db", db]
+def start_server(
+    db: str, port: int, log: Path, wait: bool = True, workers: int = 1, profile: Path | None = None
+) -> subprocess.Popen[bytes]:
+    if profile is None:
+        command = [sys.executable, "-m", "parlour.cli"]
+    else:
+        command = [sys.executable, str(Path(__file__).with_name("profiled_serve.py"))]
+    command += ["serve", "--host", HOST, "--port", str(port), "--db", db, "--workers", str(workers)]
     command += ["--bot-delay", "0", "--log-level", "warning"]
     # Every client opens its tables from 127.0.0.1: the limits per client address would stop them.
     command += ["--tables-per-client", "0", "--table-rate", "0"]
     command += ["--websockets-per-client", "4000", "--max-websockets", "4000"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+    environment = dict(os.environ, PARLOUR_PROFILE_OUT=str(profile or ""))
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"), env=environment)
     if wait:
         wait_for(process, port, log)
     return process
@@ -151,8 +172,10 @@ async def client(number: int, base: str, args: argparse.Namespace, tally: Tally,
     rng = random.Random(args.seed * 1000 + number)
     ws_base = base.replace("http://", "ws://")
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
-        table = await open_table(http, args, rng)
+        table = await first_table(http, args, rng, tally)
         clock.ready += 1
+        if table is None:
+            return
         while time.monotonic() < clock.until:
             try:
                 await play_table(ws_base, table, args, rng, tally, clock)
@@ -163,16 +186,55 @@ async def client(number: int, base: str, args: argparse.Namespace, tally: Tally,
                 await asyncio.sleep(0.5)
 
 
-def cpu_seconds(pids: list[int]) -> float | None:
-    """User and system CPU the server processes have used (Linux's /proc; None elsewhere)."""
-    total = 0.0
-    for pid in pids:
+def _stat(path: Path) -> list[str]:
+    """The fields of a /proc stat file after the command's name (which may hold spaces)."""
+    return path.read_text().rsplit(")", 1)[1].split()
+
+
+def _cpu(fields: list[str]) -> float:
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def with_children(pids: list[int]) -> list[int]:
+    """These processes and all their descendants (`--workers` starts its processes as children)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int(_stat(entry / "stat")[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found = list(pids)
+    for pid in found:
+        found += [child for child, parent in parents.items() if parent == pid and child not in found]
+    return found
+
+
+async def first_table(
+    http: httpx.AsyncClient, args: argparse.Namespace, rng: random.Random, tally: Tally
+) -> tuple[str, str] | None:
+    """The client's first table, asked for again after a refused or dropped request (a thousand
+    clients opening tables at once on a busy machine); None, and the client sits out, after 5 failures."""
+    for attempt in range(5):
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            return await open_table(http, args, rng)
+        except (httpx.HTTPError, OSError) as error:
+            tally.error(f"setup {type(error).__name__}")
+            await asyncio.sleep(0.5 * (attempt + 1))
+    return None
+
+
+def cpu_seconds(pids: list[int]) -> dict[str, float] | None:
+    """User and system CPU the server processes have used (Linux's /proc; None elsewhere): in
+    all, and in each process's first thread (the event loop; the rest are worker threads)."""
+    total = loop = 0.0
+    for pid in with_children(pids):
+        try:
+            total += _cpu(_stat(Path(f"/proc/{pid}/stat")))
+            loop += _cpu(_stat(Path(f"/proc/{pid}/task/{pid}/stat")))
+        except (OSError, IndexError):
             return None
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-    return total
+    return {"total": total, "loop": loop}
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -180,7 +242,9 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, bases: list[str], pids: list[int] | None = None) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace, bases: list[str], pids: list[int] | None = None, profiled: int | None = None
+) -> dict[str, Any]:
     tally = Tally()
     clock = Clock(asyncio.Event())
     clients = [asyncio.create_task(client(n, bases[n % len(bases)], args, tally, clock)) for n in range(args.clients)]
@@ -190,19 +254,24 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int] | None
     await asyncio.sleep(0.5)  # let the last hellos be answered
     started = time.monotonic()
     cpu_before = cpu_seconds(pids or [])
+    if profiled is not None:
+        os.kill(profiled, signal.SIGUSR1)
     clock.until = started + args.seconds
     clock.started.set()
     await asyncio.gather(*clients)
     elapsed = time.monotonic() - started
+    if profiled is not None:
+        os.kill(profiled, signal.SIGUSR2)
     cpu_after = cpu_seconds(pids or [])
     # The servers' own CPU per action (a busy machine slows them, but does not change this much).
-    cpu_ms = None
+    cpu_ms = loop_ms = None
     if pids and cpu_before is not None and cpu_after is not None and tally.actions:
-        cpu_ms = round(1000 * (cpu_after - cpu_before) / tally.actions, 2)
+        cpu_ms = round(1000 * (cpu_after["total"] - cpu_before["total"]) / tally.actions, 3)
+        loop_ms = round(1000 * (cpu_after["loop"] - cpu_before["loop"]) / tally.actions, 3)
     latencies = tally.latencies or [float("nan")]
     return {
         "clients": args.clients,
-        "processes": len(bases),
+        "processes": len(bases) * args.workers,
         "game": args.game,
         "bots": args.bots,
         "think_s": args.think,
@@ -212,6 +281,8 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int] | None
         "actions_per_s": round(tally.actions / elapsed, 1),
         "games_finished": tally.games,
         "server_cpu_ms_per_action": cpu_ms,
+        "event_loop_cpu_ms_per_action": loop_ms,
+        "load_average": os.getloadavg(),
         "latency_ms": {
             "p50": round(1000 * statistics.median(latencies), 1),
             "p90": round(1000 * percentile(latencies, 0.90), 1),
@@ -235,6 +306,10 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes sharing the database (more than 1: PostgreSQL)"
     )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="one `parlour serve --workers N` (more than 1: PostgreSQL)"
+    )
+    parser.add_argument("--profile", type=Path, help="write a cProfile of the measured window to this file")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
@@ -242,28 +317,69 @@ def main() -> None:
         parser.error("keep runs bounded: 0 < seconds <= 600, 0 < clients <= 2000")
     if not 1 <= args.processes <= 16:
         parser.error("--processes is from 1 to 16")
-    if args.processes > 1 and not args.db.startswith(("postgresql://", "postgres://")):
-        parser.error("--processes above 1 needs --db postgresql://...: SQLite means one process")
+    postgres = args.db.startswith(("postgresql://", "postgres://"))
+    if not 1 <= args.workers <= 16:
+        parser.error("--workers is from 1 to 16")
+    if (args.processes > 1 or args.workers > 1) and not postgres:
+        parser.error("--processes or --workers above 1 needs --db postgresql://...: SQLite means one process")
+    if args.processes > 1 and args.workers > 1:
+        parser.error("give --processes (several ports) or --workers (one port), not both")
+    if args.profile is not None and (args.processes > 1 or args.workers > 1 or args.port):
+        parser.error("--profile profiles the one server process this benchmark starts")
     if args.port:
         result = asyncio.run(run(args, [f"http://{HOST}:{args.port}"]))
         report(result, args.json)
         return
-    with tempfile.TemporaryDirectory() as scratch:
-        db = args.db or str(Path(scratch) / "load.sqlite")
+    with tempfile.TemporaryDirectory() as scratch, fresh_schema(args.db) as db:
+        db = db or str(Path(scratch) / "load.sqlite")
         ports = [free_port() for _ in range(args.processes)]
         logs = [Path(scratch) / f"server{n}.log" for n in range(args.processes)]
-        servers = [start_server(db, port, log, wait=False) for port, log in zip(ports, logs, strict=True)]
+        servers = [
+            start_server(db, port, log, wait=False, workers=args.workers, profile=args.profile)
+            for port, log in zip(ports, logs, strict=True)
+        ]
         try:
             for server, port, log in zip(servers, ports, logs, strict=True):
                 wait_for(server, port, log)
             bases = [f"http://{HOST}:{port}" for port in ports]
-            result = asyncio.run(run(args, bases, [server.pid for server in servers]))
+            profiled = servers[0].pid if args.profile is not None else None
+            if args.profile is not None:
+                args.profile.unlink(missing_ok=True)
+            result = asyncio.run(run(args, bases, [server.pid for server in servers], profiled))
+            if args.profile is not None:
+                wait_for_file(args.profile)
         finally:
             for server in servers:
                 server.terminate()
             for server in servers:
                 server.wait(30)
     report(result, args.json)
+
+
+def wait_for_file(path: Path) -> None:
+    """Wait (at most 30 s) until the server has written its profile."""
+    deadline = time.monotonic() + 30
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)  # dump_stats writes it in one go; let it finish
+
+
+@contextlib.contextmanager
+def fresh_schema(db: str) -> Iterator[str]:
+    """A PostgreSQL URL in a new schema of `db`, dropped afterwards (anything else as it is)."""
+    if not db.startswith(("postgresql://", "postgres://")):
+        yield db
+        return
+    import psycopg
+
+    schema = f"parlour_load_{os.getpid()}"
+    with psycopg.connect(db, autocommit=True) as connection:
+        connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}")
+    try:
+        yield db + ("&" if "?" in db else "?") + f"options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(db, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 def report(result: dict[str, Any], as_json: bool) -> None:
@@ -276,7 +392,9 @@ def report(result: dict[str, Any], as_json: bool) -> None:
         f" think {result['think_s']} s,"
         f" {result['seconds']} s: {result['moves']} moves ({result['moves_per_s']}/s),"
         f" {result['actions_per_s']} actions/s with bots, {result['games_finished']} games finished,"
-        f" server CPU {result['server_cpu_ms_per_action']} ms per action\n"
+        f" server CPU {result['server_cpu_ms_per_action']} ms per action"
+        f" ({result['event_loop_cpu_ms_per_action']} ms on the event loop);"
+        f" load average {' '.join(f'{x:.2f}' for x in result['load_average'])}\n"
         f"submit-to-broadcast latency: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms,"
         f" max {lat['max']} ms; errors: {result['errors'] or 'none'}"
     )

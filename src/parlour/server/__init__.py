@@ -40,7 +40,7 @@ def run(
 
     from parlour.server import workers as several
     from parlour.server.db.store import check_database
-    from parlour.server.edge import logs
+    from parlour.server.edge import collector, logs
     from parlour.server.edge.guard import uvicorn_options
 
     check_database(settings.url)
@@ -64,4 +64,6 @@ def run(
         return
     from parlour.server.app import create_app
 
-    uvicorn.run(create_app(settings), **options)
+    app = create_app(settings)
+    collector.tune(settings.gc_threshold)
+    uvicorn.run(app, **options)

@@ -114,6 +114,10 @@ class Settings:
     max_websockets: int = option(2000, "websockets open at once in each server process", low=1)
     # Games (a game's rules with one set of options) kept for new tables and rebuilds.
     game_cache: int = option(16, "games (rules with options) kept in memory", low=1)
+    # Allocations between two passes of the garbage collector over young objects in a `parlour
+    # serve` process (Python's own: 700), which also freezes what it built at start-up; 0 leaves
+    # the collector as Python sets it (server/edge/collector.py).
+    gc_threshold: int = 10_000
     # Seconds after which a table with no connected client and no bot to move leaves memory;
     # it is rebuilt from the database when next asked for.
     idle_seconds: float = option(300.0, "seconds before an idle table leaves memory", low=0)

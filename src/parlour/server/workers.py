@@ -65,13 +65,16 @@ def share_metrics() -> None:
 def worker_app() -> FastAPI:
     """The application of one worker process (uvicorn calls this in each, as a factory)."""
     from parlour.server.app import create_app
-    from parlour.server.edge import logs
+    from parlour.server.edge import collector, logs
 
     log = json.loads(os.environ.get(LOG_VARIABLE, "{}"))
     logs.configure(log.get("level", "info"), log.get("format", "json"), log.get("file"))
     # uvicorn silenced its access log before calling this factory; configure() turned it back on.
     logging.getLogger("uvicorn.access").propagate = False
-    return create_app(decode(os.environ[SETTINGS_VARIABLE]))
+    settings = decode(os.environ[SETTINGS_VARIABLE])
+    app = create_app(settings)
+    collector.tune(settings.gc_threshold)
+    return app
 
 
 @functools.cache

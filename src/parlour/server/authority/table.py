@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,6 +20,7 @@ from parlour.agents import Agent, make_agent
 from parlour.deal import Deal, bot_seed
 from parlour.engine.actions import Action, Event
 from parlour.engine.game import TERMINAL, State
+from parlour.server.authority.broadcast import to_audiences
 
 if TYPE_CHECKING:
     from parlour.server.features.clients import Client
@@ -131,7 +131,12 @@ class LiveTable:
     def status(self) -> str:
         if self.state.is_terminal() or self.ended is not None:
             return FINISHED
-        return OPEN if any(seat.is_free for seat in self.seats) else RUNNING
+        # Asked several times a move: a plain loop over the seats' fields (Seat.is_free written
+        # out) instead of a generator of property calls.
+        for seat in self.seats:
+            if seat.agent_spec is None and seat.token_hash is None:
+                return OPEN
+        return RUNNING
 
     def state_for(self, seat: int | None) -> State:
         """The position `seat` sees: with its tentative steps for the seat that took them, the
@@ -198,10 +203,11 @@ class LiveTable:
         """The position as `seat` (None: a spectator) may see it, with its legal actions."""
         state = self.state_for(seat)
         to_move = state.current_player()
-        mine = seat is not None and to_move == seat and self.status == RUNNING
+        status = self.status
+        mine = seat is not None and to_move == seat and status == RUNNING
         held = self.tentative
         return {
-            "status": self.status,
+            "status": status,
             "to_move": to_move,
             "view": state.view(seat),
             "legal": [action.to_json() for action in state.legal_actions()] if mine else [],
@@ -240,23 +246,12 @@ class LiveTable:
 
     def broadcast_move(self, move: Move) -> None:
         """Send a move to every client, each encoded once per audience."""
-        encoded: dict[int | None, str] = {}
-        for client in list(self.clients):
-            if client.seat not in encoded:
-                encoded[client.seat] = json.dumps(self.update_message(move, client.seat))
-            client.send_text(encoded[client.seat])
+        to_audiences(self.clients, lambda seat: self.update_message(move, seat))
 
     def sync_seat(self, seat: int) -> None:
         """Send the clients of `seat` alone their whole position (its tentative steps changed)."""
-        encoded = json.dumps(self.sync_message(seat))
-        for client in list(self.clients):
-            if client.seat == seat:
-                client.send_text(encoded)
+        to_audiences([client for client in self.clients if client.seat == seat], self.sync_message)
 
     def broadcast_sync(self) -> None:
         """Send every client its whole position again (after a seat is taken, for instance)."""
-        encoded: dict[int | None, str] = {}
-        for client in list(self.clients):
-            if client.seat not in encoded:
-                encoded[client.seat] = json.dumps(self.sync_message(client.seat))
-            client.send_text(encoded[client.seat])
+        to_audiences(self.clients, self.sync_message)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from typing import Any
 
 from starlette.websockets import WebSocket
 
+from parlour.server.authority.broadcast import encode
 from parlour.server.edge.logs import log
 
 
@@ -59,7 +59,7 @@ class Client:
             self.close(1008, "too slow: reconnect to resync")
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_text(json.dumps(message))
+        self.send_text(encode(message))
 
     def error(self, code: str, message: str, ref: Any = None) -> None:
         error: dict[str, Any] = {"type": "error", "code": code, "message": message}
