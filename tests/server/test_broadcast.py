@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from parlour.server.table import LiveTable, Move, Seat
 
 from parlour.engine.registry import load_game
 from parlour.server.authority.broadcast import encode, to_audiences
+from parlour.server.authority.table import LiveTable, Move, Seat
 
 from .conftest import all_games
 
