@@ -31,6 +31,7 @@ from parlour.server import (
     quick_play,
     ratings,
     rematch,
+    review_api,
     safety,
     timers,
 )
@@ -197,6 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ratings.router,
         rematch.router,
         client_api.router,
+        review_api.router,
         safety.router,
         admin.router,
         admin.reset_router,
