@@ -56,9 +56,10 @@ def test_a_hidden_information_game_is_reviewed_once_and_each_viewer_reads_only_w
     assert review["viewer"] == ann["seat"] and review["scale"] == "winning chance"
     assert len(review["chances"]) == plies + 1
     assert all(value is not None and 0 <= value <= 1 for row in review["chances"] for value in row)
-    assert review["chances"][-1] == [1.0 if seat in record["winners"] else 0.0 for seat in range(2)] or len(
-        record["winners"]
-    ) > 1
+    assert (
+        review["chances"][-1] == [1.0 if seat in record["winners"] else 0.0 for seat in range(2)]
+        or len(record["winners"]) > 1
+    )
     # Ann sees her own costly moves with what the bot prefers; greedy's judged moves read the
     # token values greedy alone knew, so Ann gets only their number.
     assert all(mistake["seat"] == ann["seat"] for mistake in review["mistakes"])
@@ -100,9 +101,7 @@ def test_reviews_beyond_the_queue_are_refused_until_one_ends(serve: Callable[...
     assert reviewed(server, second)["status"] == "done"
 
 
-@pytest.mark.parametrize(
-    ("name", "value"), [("review_seconds", 0.0), ("review_threads", 0), ("review_iterations", 0)]
-)
+@pytest.mark.parametrize(("name", "value"), [("review_seconds", 0.0), ("review_threads", 0), ("review_iterations", 0)])
 def test_review_bounds_are_checked(name: str, value: float) -> None:
     with pytest.raises(ValueError, match=name):
         Settings(**{name: value})  # type: ignore[arg-type]
