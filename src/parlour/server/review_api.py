@@ -167,9 +167,7 @@ def for_viewer(found: reviewing.Review, viewer: int | None) -> dict[str, Any]:
     tags=["client"],
     responses={202: {"description": "the review is being computed: how far it got"}},
 )
-async def table_review(
-    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
-) -> Any:
+async def table_review(request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None) -> Any:
     """The review of a finished table: each seat's chances after every move and the costliest moves.
 
     The first ask starts it (202 with `done` of `total` moves while it runs; ask again); once done,
