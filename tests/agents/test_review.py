@@ -106,6 +106,7 @@ def test_a_review_says_what_each_audience_may_read() -> None:
     for viewer, rows in enumerate(hidden.seen_by):
         assert [row[viewer] for row in rows] == [row[viewer] for row in hidden.prospects]
     assert not any(hidden.public[0]) and not any(mistake.public for mistake in hidden.mistakes)
+    assert all(hidden.public[-1])  # the result: everybody sees it
     open_game = review(finished_record(), Settings(iterations=15, max_seconds=60, top=4))
     assert all(all(row) for row in open_game.public)  # Hatflings! hides nothing
     assert open_game.mistakes and all(mistake.public for mistake in open_game.mistakes)

@@ -71,6 +71,7 @@ def test_a_hidden_information_game_is_reviewed_once_and_each_viewer_reads_only_w
     assert spectator["viewer"] is None and spectator["mistakes"] == []
     assert spectator["hidden_mistakes"] == len(review["mistakes"]) + review["hidden_mistakes"]
     assert all(value is None for row in spectator["chances"][:-1] for value in row)
+    assert spectator["chances"][-1] == review["chances"][-1]  # the result, which everybody sees
     shown = json.dumps(spectator)
     assert not any(mistake["preferred"] in shown for mistake in review["mistakes"])
     # Computed once: the three answers above came from one computation.

@@ -121,9 +121,10 @@ def level_rating(level: str, game: str) -> LevelRating | None:
     return calibration.ratings.get(name) if calibration is not None else None
 
 
-def level_words(spec: str, game: str) -> str | None:
+def level_words(spec: str, game: str, players: int = 2) -> str | None:
     """A level seat in words with its rating, for a person choosing or meeting it; None unless `spec`
-    names a known level: "Club (rating 17.4 in hatflings; openskill mu - 3 sigma from games among bots)"."""
+    names a known level: "Club (rating 17.4 in hatflings: openskill mu - 3 sigma from two-player games
+    among bots)"."""
     try:
         kind, params = parse_spec(spec)
     except AgentSpecError:
@@ -131,10 +132,13 @@ def level_words(spec: str, game: str) -> str | None:
     level = params.get("level", "").lower()
     if kind.lower() != "level" or level not in LEVELS:
         return None
-    rating = level_rating(level, game)
-    if rating is None:
-        return f"{level.capitalize()} (not yet rated in {game})"
-    return f"{level.capitalize()} (rating {rating.ordinal:.1f} in {game}; openskill mu - 3 sigma from games among bots)"
+    calibration = calibrations().get(game)
+    if calibration is None:
+        return f"{level.capitalize()} (not rated in {game} yet)"
+    rating = calibration.ratings[f"level:{level}"].ordinal
+    among = f"{'two' if calibration.players == 2 else calibration.players}-player games among bots"
+    other = "" if players == calibration.players else f"; this table has {players} players"
+    return f"{level.capitalize()} (rating {rating:.1f} in {game}: openskill mu - 3 sigma from {among}{other})"
 
 
 def level_spec(level: str, game: str) -> str:

@@ -148,7 +148,10 @@ def prospects_seen_by(state: State, viewer: int, seed: int) -> list[float]:
 
 
 def public_seats(state: State) -> list[bool]:
-    """For each seat, whether it sees no more than a spectator now."""
+    """For each seat, whether it sees no more than a spectator now (at the end, its prospects are
+    the result, which everybody sees)."""
+    if state.is_terminal():
+        return [True] * state.game.num_players
     spectator = state.view(None)
     return [state.view(seat) == spectator for seat in range(state.game.num_players)]
 
