@@ -12,6 +12,7 @@ from parlour.agents.levels import calibrations
 
 from .clicking import play_clicks
 from .conftest import Server, screenshot
+from .screens import audit
 from .test_play import create_from_lobby
 
 PHONE = {"width": 390, "height": 844}
@@ -51,6 +52,7 @@ def test_a_finished_game_is_reviewed_on_the_end_screen_and_in_the_replay(
     lines = page.locator("#review .review-mistake-line").all_inner_texts()
     assert lines and all("the strongest bot prefers" in line for line in lines)
     assert "Ann" in page.inner_text("#review .review-legend")
+    assert not audit(page)
     screenshot(page, "hatflings-review-end")
 
     page.goto(reviewing.url + f"/?replay={table_id}")
@@ -67,6 +69,8 @@ def test_a_finished_game_is_reviewed_on_the_end_screen_and_in_the_replay(
     open_review(phone)
     width = phone.evaluate("document.querySelector('#review .review-chart').getBoundingClientRect().width")
     assert 0 < width <= PHONE["width"]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not audit(phone)
     screenshot(phone, "hatflings-review-phone")
 
 
@@ -116,4 +120,5 @@ def test_levels_are_shown_with_their_ratings_where_an_opponent_is_picked(
     screenshot(ratings, "ratings-with-levels")
     phone = open_page(reviewing.url + "/?ratings=hatflings", viewport=PHONE)
     phone.wait_for_selector("#ratings-2 [data-level='level:master']")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(phone, "ratings-with-levels-phone")

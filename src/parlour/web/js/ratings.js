@@ -43,10 +43,11 @@ export async function showRatings(app, game) {
         h("td", {}, String(r.games))));
     return h("section", { class: "card", id: `ratings-${count}` }, h("h2", {}, plural(count, "player")),
       people.length ? null : h("p", { class: "muted" }, "No rated game yet."),
+      // In a box of its own that scrolls sideways on a narrow screen, rather than the whole page.
       rows.length
-        ? h("table", { class: "profile" },
+        ? h("div", { class: "table-scroll" }, h("table", { class: "profile" },
           h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Last game"), h("th", {}, "Games"))),
-          h("tbody", {}, ...rows.map(row)))
+          h("tbody", {}, ...rows.map(row))))
         : null,
       bots.length ? h("p", { class: "muted levels-scale" }, levels.scale) : null);
   });
