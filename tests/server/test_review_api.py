@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from parlour.agents import review as reviewing
 from parlour.server import Settings
 
 from .conftest import LiveServer, play_to_end, wait_until
@@ -100,6 +101,28 @@ def test_reviews_beyond_the_queue_are_refused_until_one_ends(serve: Callable[...
     assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy"
     assert reviewed(server, first)["review"]["decisions"] > 0  # the bound shortened each search
     assert reviewed(server, second)["status"] == "done"
+
+
+def test_a_review_that_fails_says_so_and_is_not_started_again(
+    serve: Callable[..., LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = serve(rate=10_000.0, burst=10_000)
+    table_id, _ = finished_table(server, "hatflings", 2)
+    calls: list[int] = []
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        calls.append(1)
+        raise RuntimeError("no review today")
+
+    monkeypatch.setattr(reviewing, "review", broken)
+    assert server.http.get(f"/api/tables/{table_id}/review").status_code == 202
+    wait_until(lambda: server.http.get(f"/api/tables/{table_id}/review").status_code == 500)
+    answer = server.http.get(f"/api/tables/{table_id}/review")
+    assert answer.json()["error"] == {
+        "code": "review_failed",
+        "message": "this game could not be reviewed: RuntimeError",
+    }
+    assert calls == [1]
 
 
 @pytest.mark.parametrize(("name", "value"), [("review_seconds", 0.0), ("review_threads", 0), ("review_iterations", 0)])

@@ -54,6 +54,7 @@ class Reviews:
         self.done: OrderedDict[str, reviewing.Review] = OrderedDict()
         self.running: dict[str, Job] = {}
         self.computed = 0  # reviews computed by this process (the cache's test reads it)
+        self.failed: OrderedDict[str, str] = OrderedDict()  # reviews that failed, not tried again
         self._limiter: anyio.CapacityLimiter | None = None
 
     def ask(self, record: dict[str, Any]) -> reviewing.Review | Job:
@@ -64,6 +65,8 @@ class Reviews:
             return self.done[key]
         if key in self.running:
             return self.running[key]
+        if key in self.failed:
+            raise ServerError("review_failed", f"this game could not be reviewed: {self.failed[key]}", 500)
         if len(self.running) >= self.settings.review_threads + self.settings.review_queue:
             raise ServerError(
                 "busy", f"the server is reviewing {len(self.running)} games already; ask again in a minute", 503
@@ -84,8 +87,12 @@ class Reviews:
             found = await anyio.to_thread.run_sync(
                 reviewing.review, record, self.review_settings, progress, limiter=self._limiter
             )
-        except Exception:
+        except Exception as error:
+            # Kept (as many as the cache holds), so that a page asking again does not start it again.
             log.exception("a review failed", extra={"game": record.get("game")})
+            self.failed[key] = error.__class__.__name__
+            while len(self.failed) > self.settings.review_cache:
+                self.failed.popitem(last=False)
             return
         finally:
             self.running.pop(key, None)
