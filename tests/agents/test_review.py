@@ -122,6 +122,8 @@ def test_the_command_prints_the_review_and_refuses_bad_records(tmp_path: Path) -
     assert shown["format"] == "parlour-review/2" and shown["cached"] is False
     result = runner.invoke(app, ["review", str(path), "--iterations", "20", "--no-cache"])
     assert result.exit_code == 0 and "Player 1:" in result.output and "winning chance" in result.output
+    costly = [line for line in result.output.splitlines() if "(costly: move" in line]
+    assert costly and all(line.lstrip().startswith("^") for line in costly)
     broken = tmp_path / "broken.json"
     broken.write_text("{}")
     result = runner.invoke(app, ["review", str(broken)])

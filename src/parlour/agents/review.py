@@ -290,9 +290,12 @@ def render(found: Review, from_cache: bool = False) -> str:
         series = [row[seat] for row in chances]
         low, high = (0.0, 1.0) if found.players == 2 else (-1.0, 1.0)
         bars = "".join(BARS[round((value - low) / (high - low) * (len(BARS) - 1))] for value in series)
-        lines.append(
-            f"  Player {seat + 1}: {bars}  ({_show(series[0], found.players)} -> {_show(series[-1], found.players)})"
-        )
+        label = f"  Player {seat + 1}: "
+        lines.append(f"{label}{bars}  ({_show(series[0], found.players)} -> {_show(series[-1], found.players)})")
+        costly = sorted(mistake.step for mistake in found.mistakes if mistake.seat == seat)
+        if costly:  # a mark under the bar after each of the seat's costly moves, as the browser's rings
+            marks = "".join("^" if step in costly else " " for step in range(len(series))).rstrip()
+            lines.append(f"{' ' * len(label)}{marks}  (costly: move {', '.join(map(str, costly))})")
     if found.mistakes:
         lines.append(f"The costliest moves ({found.decisions} decisions searched):")
         lines.extend(f"  {mistake.words(found.players)}" for mistake in found.mistakes)
