@@ -42,11 +42,9 @@ def test_a_finished_game_is_reviewed_on_the_end_screen_and_in_the_replay(
     play_clicks(page)
     page.wait_for_selector("#scores")
     page.click("#review-game")
-    # While the server computes, the page says how far it got (or the chart is already there).
-    page.wait_for_function(
-        "document.querySelector('#review .review-chart') || "
-        "document.querySelector('#review .review-status').textContent.startsWith('Reviewing: move')"
-    )
+    # The first ask starts the review (202): the page says how far it got, with a progress bar.
+    page.wait_for_function("document.querySelector('#review .review-status').textContent.startsWith('Reviewing: move')")
+    assert page.locator("#review progress").is_visible()
     page.wait_for_selector("#review .review-chart", timeout=120_000)
     assert page.locator("#review .review-line").count() == 2  # one line per seat: Hatflings! hides nothing
     lines = page.locator("#review .review-mistake-line").all_inner_texts()
