@@ -28,6 +28,15 @@ def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
+def played_out(open_page: Callable[..., Any], server: Server, game: str, bot: str, seed: int) -> tuple[Any, str]:
+    """A page whose person played a whole game against `bot` from the lobby, at its end screen."""
+    page = open_page(server.url + "/")
+    table_id = create_from_lobby(page, game, [bot], seed=seed)
+    play_clicks(page)
+    page.wait_for_selector("#scores")
+    return page, table_id
+
+
 def open_review(page: Any) -> None:
     """Ask for the review and wait for its chart."""
     page.click("#review-game")
@@ -37,10 +46,7 @@ def open_review(page: Any) -> None:
 def test_a_finished_game_is_reviewed_on_the_end_screen_and_in_the_replay(
     reviewing: Server, open_page: Callable[..., Any]
 ) -> None:
-    page = open_page(reviewing.url + "/")
-    table_id = create_from_lobby(page, "hatflings", ["level:club"], seed=4)
-    play_clicks(page)
-    page.wait_for_selector("#scores")
+    page, table_id = played_out(open_page, reviewing, "hatflings", "level:club", 4)
     page.click("#review-game")
     # The first ask starts the review (202): the page says how far it got, with a progress bar.
     page.wait_for_function("document.querySelector('#review .review-status').textContent.startsWith('Reviewing: move')")
@@ -75,10 +81,7 @@ def test_a_finished_game_is_reviewed_on_the_end_screen_and_in_the_replay(
 def test_a_spectator_of_a_hidden_information_game_sees_nobody_s_secrets(
     reviewing: Server, open_page: Callable[..., Any]
 ) -> None:
-    page = open_page(reviewing.url + "/")
-    table_id = create_from_lobby(page, "hanbok_runway", ["level:casual"], seed=6)
-    play_clicks(page)
-    page.wait_for_selector("#scores")
+    page, table_id = played_out(open_page, reviewing, "hanbok_runway", "level:casual", 6)
     open_review(page)
     mine = page.locator("#review .review-mistake-line").all_inner_texts()
     assert all(line.split(",")[1].strip().startswith("Ann played") for line in mine)

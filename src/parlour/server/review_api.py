@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse
 from parlour.agents import review as reviewing
 from parlour.server.errors import ServerError
 from parlour.server.logs import log
-from parlour.server.requests import hub_of, settings_of
+from parlour.server.requests import bearer, hub_of, settings_of
 from parlour.server.settings import Settings
 from parlour.server.table import LiveTable
 
@@ -112,10 +112,10 @@ def reviews_of(request: Request) -> Reviews:
 
 
 def _seat_of(table: LiveTable, authorization: str | None) -> int | None:
+    """The seat whose token the request carries; None without one (anybody else)."""
     if authorization is None:
         return None
-    scheme, _, token = authorization.partition(" ")
-    holder = table.seat_with_token(token.strip()) if scheme.lower() == "bearer" else None
+    holder = table.seat_with_token(bearer(authorization))
     if holder is None:
         raise ServerError("bad_token", "this token holds no seat at this table", 403)
     return holder.index
