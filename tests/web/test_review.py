@@ -106,12 +106,15 @@ def test_levels_are_shown_with_their_ratings_where_an_opponent_is_picked(
     )
     assert f"rating {club:.1f}" in page.inner_text("#seat-1 option[value='level:club']")
     assert "mu - 3 sigma" in page.inner_text(".create .levels-scale")
-    quick = page.locator(".quick-levels").first
+    card = page.locator(".game-card[data-game='hatflings']")
+    card.locator("button.play-now").click()
+    quick = card.locator(".quick-levels")
     page.wait_for_function(
         "[...document.querySelectorAll('.quick-levels')]"
         ".every((n) => n.textContent.includes('two players') || n.textContent.includes('not rated'))"
     )
     assert "Free seats go to a bot level near your rating" in quick.inner_text()
+    assert f"Club {club:.1f}" in quick.inner_text()
     screenshot(page, "lobby-level-ratings")
 
     ratings = open_page(reviewing.url + "/?ratings=hatflings")
