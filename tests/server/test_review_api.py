@@ -125,7 +125,10 @@ def test_a_review_that_fails_says_so_and_is_not_started_again(
     assert calls == [1]
 
 
-@pytest.mark.parametrize(("name", "value"), [("review_seconds", 0.0), ("review_threads", 0), ("review_iterations", 0)])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("review_seconds", 0.0), ("review_threads", 0), ("review_iterations", 0), ("review_cache", 0), ("review_top", 0)],
+)
 def test_review_bounds_are_checked(name: str, value: float) -> None:
     with pytest.raises(ValueError, match=name):
         Settings(**{name: value})  # type: ignore[arg-type]

@@ -182,6 +182,8 @@ class Settings:
             "password_hashings",
             "review_threads",
             "review_iterations",
+            "review_cache",
+            "review_top",
         ):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
