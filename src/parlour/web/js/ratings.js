@@ -45,7 +45,7 @@ export async function showRatings(app, game) {
       people.length ? null : h("p", { class: "muted" }, "No rated game yet."),
       // In a box of its own that scrolls sideways on a narrow screen, rather than the whole page.
       rows.length
-        ? h("div", { class: "table-scroll" }, h("table", { class: "profile" },
+        ? h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": `Ratings, ${plural(count, "player")}` }, h("table", { class: "profile" },
           h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Last game"), h("th", {}, "Games"))),
           h("tbody", {}, ...rows.map(row))))
         : null,
