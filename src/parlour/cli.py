@@ -85,6 +85,7 @@ def play(
     """Play in the terminal against bots or hot-seat. Game options go after the game: --beginner, --variant motif."""
     import random
 
+    from parlour.agents.levels import level_words
     from parlour.engine.records import check_writable
     from parlour.play import TerminalSession, seat_table
 
@@ -99,6 +100,10 @@ def play(
     session = TerminalSession(table, record_path=record)
     seated = ", ".join(session.names.full(seat) for seat in range(loaded.num_players))
     session.show(f"{loaded.title}, seed {table.state.seed}. At the table: {seated}. Type help for help.")
+    for seat, spec in enumerate(seat_list):
+        level = level_words(spec, loaded.name, loaded.num_players)
+        if level is not None:
+            session.show(f"{session.names.full(seat)} is a bot of level {level}.")
     raise typer.Exit(session.run())
 
 

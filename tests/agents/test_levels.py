@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 import parlour
 from parlour.agents import AgentSpecError, make_agent, parse_spec, split_specs
-from parlour.agents.levels import LEVELS, MAX_SECONDS, LevelAgent, level_spec
+from parlour.agents.levels import LEVELS, MAX_SECONDS, LevelAgent, calibrations, level_rating, level_spec, level_words
 from parlour.cli import app
 from parlour.engine.registry import game_classes
 from parlour.play import TerminalSession, seat_table
@@ -60,3 +60,27 @@ def test_play_takes_a_level_as_a_seat() -> None:
     session = TerminalSession(table, ask=typed(["1", "1", "1", "1"]), say=said.append)
     session.run()
     assert any(line.startswith("Level (Player 2): takes") for line in said)
+
+
+def test_every_calibrated_game_rates_every_level_and_both_anchors() -> None:
+    found = calibrations()
+    assert {"hatflings"} <= set(found)
+    for game, calibration in found.items():
+        assert game in game_classes() and calibration.players == 2 and calibration.games > 0
+        assert set(calibration.ratings) == {"random", "greedy", *(f"level:{name}" for name in LEVELS)}
+        assert calibration.anchored("random") == 0 and calibration.anchored("greedy") == pytest.approx(1000)
+        rating = calibration.ratings["level:club"]
+        assert level_rating("club", game) == rating and rating.ordinal == rating.mu - 3 * rating.sigma
+
+
+def test_play_says_each_level_and_its_rating_when_the_game_starts() -> None:
+    club = calibrations()["hatflings"].ratings["level:club"].ordinal
+    result = CliRunner().invoke(
+        app, ["play", "hatflings", "--seats", "human,level:club", "--seed", "3"], input="quit\n"
+    )
+    shown = " ".join(result.output.split())
+    assert f"is a bot of level Club (rating {club:.1f} in hatflings: openskill mu - 3 sigma" in shown
+    assert (
+        level_words("greedy", "hatflings") is None and level_words("level:club", "nim") == "Club (not rated in nim yet)"
+    )
+    assert "this table has 3 players" in (level_words("level:master", "hatflings", players=3) or "")

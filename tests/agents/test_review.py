@@ -10,7 +10,16 @@ from typer.testing import CliRunner
 
 import parlour
 from parlour.agents import make_agent
-from parlour.agents.review import Settings, _judge, cached_review, prospects, render, review
+from parlour.agents.review import (
+    Settings,
+    _judge,
+    cached_review,
+    prospects,
+    prospects_seen_by,
+    public_seats,
+    render,
+    review,
+)
 from parlour.cli import app
 from parlour.engine import Rng
 from parlour.engine.errors import RecordError
@@ -81,6 +90,28 @@ def test_hidden_information_judged_only_with_what_the_seat_knew() -> None:
     assert _judge(twin, played, 21, settings, 60.0) == _judge(state, played, 21, settings, 60.0)
 
 
+def test_each_viewer_judges_the_others_from_its_own_view_only() -> None:
+    state = midgame("hanbok_runway", 2, 2, 20)
+    viewer = 1 - state.current_player()
+    twin = state.determinize(viewer, Rng(9))  # the same position to the viewer, other hidden values
+    assert twin.value != state.value  # type: ignore[attr-defined]
+    assert prospects_seen_by(twin, viewer, 4) == prospects_seen_by(state, viewer, 4)
+    assert public_seats(state) == [False, False]  # each seat knows token values a spectator does not
+
+
+def test_a_review_says_what_each_audience_may_read() -> None:
+    hidden = review(finished_record("hanbok_runway", 5), Settings(iterations=15, max_seconds=60, top=4))
+    plies = len(hidden.prospects)
+    assert [len(rows) for rows in hidden.seen_by] == [plies, plies]
+    for viewer, rows in enumerate(hidden.seen_by):
+        assert [row[viewer] for row in rows] == [row[viewer] for row in hidden.prospects]
+    assert not any(hidden.public[0]) and not any(mistake.public for mistake in hidden.mistakes)
+    assert all(hidden.public[-1])  # the result: everybody sees it
+    open_game = review(finished_record(), Settings(iterations=15, max_seconds=60, top=4))
+    assert all(all(row) for row in open_game.public)  # Hatflings! hides nothing
+    assert open_game.mistakes and all(mistake.public for mistake in open_game.mistakes)
+
+
 def test_the_command_prints_the_review_and_refuses_bad_records(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(finished_record()))
@@ -88,9 +119,11 @@ def test_the_command_prints_the_review_and_refuses_bad_records(tmp_path: Path) -
     result = runner.invoke(app, ["review", str(path), "--iterations", "20", "--no-cache", "--json"])
     assert result.exit_code == 0, result.output
     shown = json.loads(result.output.splitlines()[-1])
-    assert shown["format"] == "parlour-review/1" and shown["cached"] is False
+    assert shown["format"] == "parlour-review/2" and shown["cached"] is False
     result = runner.invoke(app, ["review", str(path), "--iterations", "20", "--no-cache"])
     assert result.exit_code == 0 and "Player 1:" in result.output and "winning chance" in result.output
+    costly = [line for line in result.output.splitlines() if "(costly: move" in line]
+    assert costly and all(line.lstrip().startswith("^") for line in costly)
     broken = tmp_path / "broken.json"
     broken.write_text("{}")
     result = runner.invoke(app, ["review", str(broken)])

@@ -10,6 +10,13 @@ Costly moves: at every decision with a choice, the strongest bot searches the po
 deciding seat's view alone (a search draws every world from that seat's view), and the move played
 is compared with the search's preferred one; the gap between their values is the move's cost.
 
+Who may see what (a review read by someone else than the seat it judges): `seen_by[v]` holds every
+seat's prospects as seat `v` could judge them (worlds drawn from `v`'s view alone), so a player's
+chart of the others reads only what that player saw. `public[ply][seat]` says whether that seat saw
+no more than a spectator then (its view is the spectator's), so that its own prospects there tell a
+spectator nothing hidden; `Mistake.public` says the same of the mover at a costly move (its preferred
+move and cost then read nothing hidden, e.g. no card of the mover's hand).
+
 The review runs within a stated time (`max_seconds`: each decision gets an even share of what is
 left, and the search stops at its iterations or its share, whichever comes first), reports its
 progress, and keeps its result in a cache keyed by the record and the review's settings.
@@ -32,7 +39,7 @@ from parlour.engine.game import Game, State
 from parlour.engine.records import verify
 from parlour.engine.rng import Rng
 
-FORMAT = "parlour-review/1"
+FORMAT = "parlour-review/2"
 WORLDS = 4
 """Determinizations averaged per seat where a game's heuristic judges the prospects."""
 
@@ -61,6 +68,7 @@ class Mistake:
     preferred: str
     cost: float  # expected return lost, judged from the seat's view
     visits: tuple[int, int]  # the search's visits to the played and the preferred move
+    public: bool = False  # whether the mover saw no more than a spectator at this move
 
     def words(self, players: int) -> str:
         gain = f"{self.cost:+.2f} expected return"
@@ -83,6 +91,8 @@ class Review:
     complete: bool  # False when the time bound stopped the search part early
     seconds: float
     settings: dict[str, Any] = field(default_factory=dict)
+    seen_by: list[list[list[float]]] = field(default_factory=list)  # [viewer][ply][seat], see the module
+    public: list[list[bool]] = field(default_factory=list)  # [ply][seat], see the module
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, **asdict(self)}
@@ -93,11 +103,13 @@ class Review:
         fields["mistakes"] = [Mistake(**{**m, "visits": tuple(m["visits"])}) for m in fields["mistakes"]]
         return Review(**fields)
 
-    def chances(self) -> list[list[float]]:
-        """Winning chances (two players) or expected returns (more), after each move."""
+    def chances(self, rows: list[list[float]] | None = None) -> list[list[float]]:
+        """Winning chances (two players) or expected returns (more) after each move, of `rows` (the
+        seats' own prospects unless given)."""
+        rows = self.prospects if rows is None else rows
         if self.players != 2:
-            return self.prospects
-        return [[(1 + value) / 2 for value in row] for row in self.prospects]
+            return rows
+        return [[(1 + value) / 2 for value in row] for row in rows]
 
 
 Progress = Callable[[int, int], None]
@@ -117,6 +129,31 @@ def prospects(state: State, seed: int) -> list[float]:
         worlds = [state.determinize(seat, rng.spawn()) for _ in range(WORLDS)]
         found.append(sum(world.heuristic(seat) for world in worlds) / WORLDS)
     return found
+
+
+def prospects_seen_by(state: State, viewer: int, seed: int) -> list[float]:
+    """Every seat's expected return as `viewer` could judge it: averaged over worlds drawn from the
+    viewer's view alone (the viewer's own entry is `prospects`'s)."""
+    if state.is_terminal():
+        return state.returns()
+    evaluator = _learned(state.game)
+    rng = Rng(seed)
+    seats = range(state.game.num_players)
+    totals = [0.0 for _ in seats]
+    for _ in range(WORLDS):
+        world = state.determinize(viewer, rng.spawn())
+        values = evaluator.values(world) if evaluator is not None else [world.heuristic(seat) for seat in seats]
+        totals = [total + value for total, value in zip(totals, values, strict=True)]
+    return [total / WORLDS for total in totals]
+
+
+def public_seats(state: State) -> list[bool]:
+    """For each seat, whether it sees no more than a spectator now (at the end, its prospects are
+    the result, which everybody sees)."""
+    if state.is_terminal():
+        return [True] * state.game.num_players
+    spectator = state.view(None)
+    return [state.view(seat) == spectator for seat in range(state.game.num_players)]
 
 
 def _learned(game: Game) -> Any:
@@ -140,6 +177,8 @@ def review(
     started = clock()
     deadline = started + settings.max_seconds
     rows = [prospects(state, settings.seed)]
+    seen_by = [[_seen_by(state, viewer, settings.seed, rows[-1])] for viewer in range(game.num_players)]
+    public = [public_seats(state)]
     mistakes: list[Mistake] = []
     decisions, complete = 0, True
     for step, action_id in enumerate(actions, 1):
@@ -153,9 +192,13 @@ def review(
                 mistake = _judge(state, action_id, step, settings, share)
                 decisions += 1
                 if mistake is not None:
+                    mistake.public = public[-1][mistake.seat]
                     mistakes.append(mistake)
         state.apply(game.action(action_id))
         rows.append(prospects(state, settings.seed + step))
+        for viewer, seen in enumerate(seen_by):
+            seen.append(_seen_by(state, viewer, settings.seed + step, rows[-1]))
+        public.append(public_seats(state))
         if progress:
             progress(step, len(actions))
     mistakes.sort(key=lambda mistake: (-mistake.cost, mistake.step))
@@ -170,7 +213,16 @@ def review(
         complete,
         round(clock() - started, 2),
         asdict(settings),
+        seen_by,
+        public,
     )
+
+
+def _seen_by(state: State, viewer: int, seed: int, own: list[float]) -> list[float]:
+    """`prospects_seen_by`, with the viewer's own entry the one `prospects` gave."""
+    seen = prospects_seen_by(state, viewer, seed)
+    seen[viewer] = own[viewer]
+    return seen
 
 
 def _judge(state: State, played: int, step: int, settings: Settings, seconds: float) -> Mistake | None:
@@ -238,9 +290,12 @@ def render(found: Review, from_cache: bool = False) -> str:
         series = [row[seat] for row in chances]
         low, high = (0.0, 1.0) if found.players == 2 else (-1.0, 1.0)
         bars = "".join(BARS[round((value - low) / (high - low) * (len(BARS) - 1))] for value in series)
-        lines.append(
-            f"  Player {seat + 1}: {bars}  ({_show(series[0], found.players)} -> {_show(series[-1], found.players)})"
-        )
+        label = f"  Player {seat + 1}: "
+        lines.append(f"{label}{bars}  ({_show(series[0], found.players)} -> {_show(series[-1], found.players)})")
+        costly = sorted(mistake.step for mistake in found.mistakes if mistake.seat == seat)
+        if costly:  # a mark under the bar after each of the seat's costly moves, as the browser's rings
+            marks = "".join("^" if step in costly else " " for step in range(len(series))).rstrip()
+            lines.append(f"{' ' * len(label)}{marks}  (costly: move {', '.join(map(str, costly))})")
     if found.mistakes:
         lines.append(f"The costliest moves ({found.decisions} decisions searched):")
         lines.extend(f"  {mistake.words(found.players)}" for mistake in found.mistakes)

@@ -200,15 +200,35 @@ class Settings:
     report_rate: float = 1 / 60
     report_burst: int = 5
     admin_list_limit: int = 500
+    # --- Reviews of finished tables (docs/server.md, "Reviews") ---
+    # Seconds one review's searches may take in all, and the search's iterations per decision;
+    # reviews computed at once (each on a thread), and how many more may wait (503 beyond); reviews
+    # kept in memory once done; the costliest moves a review names.
+    review_seconds: float = 60.0
+    review_iterations: int = 300
+    review_threads: int = 1
+    review_queue: int = 4
+    review_cache: int = 64
+    review_top: int = 8
     # Base of invite links; taken from each request when not set.
     public_url: str | None = None
     web_dir: Path | None = field(default_factory=lambda: WEB_DIR if WEB_DIR.is_dir() else None)
 
     def __post_init__(self) -> None:
-        for name in ("websockets_per_client", "max_websockets", "password_hashings"):
+        for name in (
+            "websockets_per_client",
+            "max_websockets",
+            "password_hashings",
+            "review_threads",
+            "review_iterations",
+            "review_cache",
+            "review_top",
+        ):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+        if not self.review_seconds > 0:
+            raise ValueError(f"review_seconds must be more than 0, got {self.review_seconds!r}")
 
     @property
     def url(self) -> str:

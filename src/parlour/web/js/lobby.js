@@ -13,11 +13,12 @@ import { ratingText } from "./ratings.js";
 import { loadModule } from "./games/index.js";
 import { quickPlay } from "./quick.js";
 import { endingText } from "./leaving.js";
+import { levelRatings, ratingWords } from "./levels.js";
 
 const STRENGTHS = [
   ["human", "a person"],
   ["random", "bot: random moves"],
-  // The named levels (agents/levels.py; their ratings are in docs/bots.md), weakest first.
+  // The named levels (agents/levels.py), weakest first; each game's ratings come from /api/levels.
   ["level:novice", "bot: Novice (a short search)"],
   ["level:casual", "bot: Casual (looks one move ahead)"],
   ["level:club", "bot: Club (searches for 0.1 s a move)"],
@@ -61,12 +62,17 @@ function readOptions(form, game) {
   return options;
 }
 
-function seatRows(container, count) {
+/** The seats' pickers; a bot's rating in `game` follows its words where `levels` has one. */
+function seatRows(container, count, game, levels) {
   const old = [...container.querySelectorAll("select")].map((s) => s.value);
   clear(container);
   for (let seat = 0; seat < count; seat++) {
     const value = old[seat] || (seat === 0 ? "human" : "random");
-    const words = (spec, text) => (spec !== "human" ? text : seat === 0 ? "you play" : "a person you invite");
+    const rated = (spec, text) => {
+      const rating = ratingWords(levels, game, spec);
+      return rating ? `${text} — ${rating}` : text;
+    };
+    const words = (spec, text) => (spec !== "human" ? rated(spec, text) : seat === 0 ? "you play" : "a person you invite");
     const select = h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
       ...STRENGTHS.map(([spec, text]) => h("option", { value: spec, selected: spec === value }, words(spec, text))));
     container.append(h("div", { class: "field seat-row" }, h("label", { for: `seat-${seat}` }, seatLabel(seat)), select));
@@ -90,15 +96,26 @@ function createForm(list, onCreated) {
   const rated = h("input", { id: "rated", name: "rated", type: "checkbox" });
 
   const current = () => list.find((g) => g.name === gameSelect.value);
+  let levels = null;
+  const scale = h("small", { class: "muted levels-scale" });
+  const showSeats = () => {
+    seatRows(seats, Number(players.value), gameSelect.value, levels);
+    scale.textContent = levels && levels.games[gameSelect.value] ? levels.scale : "";
+  };
   function refreshGame() {
     const game = current();
     summary.textContent = game.summary;
     clear(players).append(...game.players.map((n) => h("option", { value: n }, `${n} player${n === 1 ? "" : "s"}`)));
     clear(options).append(...game.options.filter((o) => o.name !== "players").map(optionField));
-    seatRows(seats, Number(players.value));
+    showSeats();
   }
   gameSelect.addEventListener("change", refreshGame);
-  players.addEventListener("change", () => seatRows(seats, Number(players.value)));
+  players.addEventListener("change", showSeats);
+  // The levels' ratings arrive after the form is drawn; the seats are drawn again with them.
+  levelRatings().then((answer) => {
+    levels = answer;
+    showSeats();
+  }, () => {});
   rules.addEventListener("click", () => openRules(gameSelect.value));
 
   form.append(
@@ -112,7 +129,7 @@ function createForm(list, onCreated) {
     modes.element,
     h("div", { class: "field" }, h("label", { for: "rated" }, "Rated"), rated,
       h("small", { class: "muted" }, "two or more people, each signed in; the game's default options; the server draws the deal. Live without a clock: each seat gets a time bank, and a seat whose time runs out forfeits (ranked last)")),
-    h("fieldset", {}, h("legend", {}, "Who plays: people or bots"), seats),
+    h("fieldset", {}, h("legend", {}, "Who plays: people or bots"), seats, scale),
     h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
     h("button", { type: "submit", class: "primary", id: "create" }, "Create table"),
     status,

@@ -4,6 +4,7 @@
 
 import { call, saveSeat } from "./api.js";
 import { h } from "./dom.js";
+import { levelRatings, levelsLine } from "./levels.js";
 
 const WAITS = [
   [0, "no wait: play bots now"],
@@ -30,11 +31,15 @@ export function quickPlay(game) {
   const status = h("p", { class: "status quick-status", role: "status" });
   const cancel = h("button", { type: "button", class: "quick-cancel", hidden: true }, "Stop waiting");
   const go = h("button", { type: "submit", class: "primary" }, "Find a game");
+  // Which bots may fill the free seats, and how strong each is here.
+  const levels = h("small", { class: "muted quick-levels" }, "Free seats go to a bot level near your rating.");
+  levelRatings().then((answer) => levels.append(" ", levelsLine(answer, game.name)), () => {});
   const form = h("form", { class: "quick-form", "aria-label": `Play ${game.title} now` },
     field(id("players"), "Players", players),
     field(id("mode"), "Mode", mode),
     field(id("wait"), "Wait for people", wait),
     field(id("name"), "Your name", name),
+    levels,
     h("div", { class: "card-actions" }, go, cancel), status);
   let ticket = null;
   let timer = null;

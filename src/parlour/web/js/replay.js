@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished game move by move, with the log and the final scores.
 
-import { call } from "./api.js";
+import { call, savedSeat } from "./api.js";
 import { clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
 import { showDeal } from "./deal.js";
@@ -8,6 +8,7 @@ import { annotate, glossary, seatNames } from "./explain.js";
 import { loadModule } from "./games/index.js";
 import { logEntry, seatName } from "./table.js";
 import { scoreTable } from "./scores.js";
+import { reviewPanel } from "./review.js";
 
 const COLOURS = ["#d4a017", "#7b3fa0", "#2a7ab9", "#c0392b", "#2e8b57", "#555"];
 
@@ -41,6 +42,9 @@ export async function showReplay(app, tableId, startPly) {
   });
   const list = h("ol", { class: "log replay-log", id: "log" }, ...entries);
   const deal = h("section", { class: "card deal", id: "deal" });
+  // The review, seen as this browser's seat saw the game if it held one; its moves lead to their position.
+  const held = savedSeat(tableId);
+  const review = reviewPanel(tableId, { names: seats.map((_, i) => seatName(seats, i)), colours: COLOURS, token: held ? held.token : undefined, onStep: (step) => go(step) });
   const button = (id, text, to) => h("button", { type: "button", id, onclick: () => go(to()) }, text);
 
   let pending = 0;
@@ -78,7 +82,7 @@ export async function showReplay(app, tableId, startPly) {
       h("div", { class: "controls" },
         button("first", "« Start", () => 0), button("prev", "◀ Back", () => ply - 1),
         slider, button("next", "Next ▶", () => ply + 1), button("last", "End »", () => plies)),
-      h("section", { class: "card result" }, scoreTable(summary.result, seats, { tiebreak: words.tiebreak })), deal),
+      h("section", { class: "card result" }, scoreTable(summary.result, seats, { tiebreak: words.tiebreak })), review, deal),
     h("aside", { class: "side" }, h("h2", {}, "Moves"), list)));
   await Promise.all([go(ply), showDeal(deal, tableId, summary.deal)]);
 }

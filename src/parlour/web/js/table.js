@@ -22,6 +22,7 @@ import { Picker } from "./picker.js";
 import { noteSideways, padForBar, revealSideways } from "./frames.js";
 import { playerPanel } from "./panel.js";
 import { scoreTable } from "./scores.js";
+import { reviewPanel } from "./review.js";
 
 const REFUSED = new Set(["stale_version", "illegal_action", "unknown_action", "not_your_turn", "game_over", "waiting", "storage_error"]);
 const COLOURS = ["#d4a017", "#7b3fa0", "#2a7ab9", "#c0392b", "#2e8b57", "#555"];
@@ -403,6 +404,11 @@ class TablePage {
     if (message.result) {
       this.result.hidden = false;
       clear(this.result).append(scoreTable(message.result, seats, { seat: this.seat, tiebreak: this.words.tiebreak }), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
+      // A game played to its end may be reviewed; the panel is made once, so a review in progress survives a redraw.
+      if (!message.ended) {
+        this.reviewCard = this.reviewCard || reviewPanel(this.summary.id, { names: context.names, colours: seats.map((_, i) => panel.colour(i)), token: this.held ? this.held.token : undefined });
+        this.result.append(this.reviewCard);
+      }
     }
   }
 
