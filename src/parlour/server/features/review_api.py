@@ -25,11 +25,11 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 
 from parlour.agents import review as reviewing
-from parlour.server.errors import ServerError
-from parlour.server.logs import log
-from parlour.server.requests import bearer, hub_of, settings_of
+from parlour.server.authority.table import LiveTable
+from parlour.server.edge.errors import ServerError
+from parlour.server.edge.logs import log
+from parlour.server.edge.requests import bearer, hub_of, settings_of
 from parlour.server.settings import Settings
-from parlour.server.table import LiveTable
 
 router = APIRouter()
 
