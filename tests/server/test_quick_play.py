@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from parlour.agents.levels import calibrations
 from parlour.server.db.models import QuickWaitRow
 from parlour.server.features.quick_play import LEVELS, NO_RATING_BOT, bot_for_rating
 
@@ -100,11 +101,27 @@ def test_bad_requests_are_refused(server: LiveServer, body: dict[str, Any], code
 
 
 def test_the_bot_level_follows_the_rating() -> None:
+    # A game without a calibration: the fixed bounds.
     assert bot_for_rating(None) == NO_RATING_BOT
     assert bot_for_rating(10.0) == "level:novice"
     assert bot_for_rating(25.0) == "level:casual"  # a new account's rating
     assert bot_for_rating(30.0) == "level:club"
     assert bot_for_rating(40.0) == LEVELS[-1][1]
+
+
+@pytest.mark.parametrize("game", sorted(calibrations()))
+def test_a_calibrated_game_seats_the_level_whose_rating_is_nearest(game: str) -> None:
+    rated = calibrations()[game].ratings
+    offered = [spec for _, spec in LEVELS]
+    for spec in offered:
+        # A player rated exactly as a level meets that level (unless two share the rating).
+        chosen = bot_for_rating(rated[spec].mu, game)
+        assert rated[chosen].mu == rated[spec].mu
+    assert bot_for_rating(None, game) == NO_RATING_BOT
+    weakest = min(offered, key=lambda spec: rated[spec].mu)
+    assert bot_for_rating(-100.0, game) == weakest
+    assert bot_for_rating(1000.0, game) == max(offered, key=lambda spec: rated[spec].mu)
+    assert "level:master" not in offered  # quick play keeps the most costly level out
 
 
 @pytest.mark.skipif(not POSTGRES_URL, reason="needs PARLOUR_TEST_POSTGRES_URL: two processes share PostgreSQL")

@@ -24,6 +24,7 @@ from pydantic import Field
 from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session
 
+from parlour.agents.levels import calibrations
 from parlour.engine.errors import InvalidOption
 from parlour.engine.registry import game_class
 from parlour.server.authority.hub import Hub
@@ -48,19 +49,25 @@ LEVELS: tuple[tuple[float, str], ...] = (
     (32.0, "level:club"),
     (float("inf"), "level:expert"),
 )
-"""The bot that fills a seat, by the player's rating (openskill's mu; a new account starts at 25):
-the first level (agents/levels.py) whose bound is above the rating. The one place to change when
-the levels' calibration changes."""
+"""The levels quick play seats, and for a game without a calibration, which one a player's rating
+(openskill's mu; a new account starts at 25) gets: the first whose bound is above it. A calibrated
+game (agents/level_ratings.json) gives the level whose calibrated mu is nearest instead."""
 
 NO_RATING_BOT = "level:casual"
 """The bot for players without a rating (guests, or a first game of this kind)."""
 
 
-def bot_for_rating(rating: float | None) -> str:
-    """The spec of a bot of a level near `rating` (None: no rating)."""
+def bot_for_rating(rating: float | None, game: str = "") -> str:
+    """The spec of a bot of a level near `rating` (None: no rating) in `game`. Both are openskill
+    mu, though from pools no game links (people among people, the levels among bots), so "near"
+    is a first guess that the player's next games correct."""
     if rating is None:
         return NO_RATING_BOT
-    return next(spec for bound, spec in LEVELS if rating < bound)
+    calibration = calibrations().get(game)
+    rated = [] if calibration is None else [spec for _, spec in LEVELS if spec in calibration.ratings]
+    if calibration is None or not rated:
+        return next(spec for bound, spec in LEVELS if rating < bound)
+    return min(rated, key=lambda spec: abs(calibration.ratings[spec].mu - rating))
 
 
 def _aware(moment: datetime) -> datetime:
@@ -248,7 +255,7 @@ class QuickPlay:
     async def _seat(self, row: QuickWaitRow, group: list[Waiting], client: str) -> None:
         """Open the table (held, like any, to the limits on tables per client of the asker)."""
         ratings = [w.rating for w in group if w.rating is not None]
-        bot = bot_for_rating(sum(ratings) / len(ratings) if ratings else None)
+        bot = bot_for_rating(sum(ratings) / len(ratings) if ratings else None, row.game)
         seats = ["human"] * len(group) + [bot] * (row.players - len(group))
         clock = ClockSetup(self.settings.quick_move_seconds, BOT) if row.mode == TURN_BASED else None
         table = await self.hub.open_table(
