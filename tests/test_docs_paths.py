@@ -1,5 +1,6 @@
-"""The docs name things that exist: every file path, every link between docs and its anchor, and
-every module of the server's layers in docs/architecture.md.
+"""The docs name things that exist: every file path, every link between docs and its anchor; and
+they name what exists: every module of the server's layers in docs/architecture.md, every module
+of the browser client in docs/web.md.
 
 A path in README.md or docs/*.md is read from the doc's own folder, the repository's root, from `src/`, `src/parlour/`,
 `src/parlour/server/`, `src/parlour/games/` or `src/parlour/web/` (the docs write `server/db/store.py`
@@ -124,3 +125,11 @@ def test_architecture_names_every_module_of_the_servers_layers() -> None:
     assert not unnamed, "server modules the layers' section of docs/architecture.md does not name: " + ", ".join(
         unnamed
     )
+
+
+def test_web_names_every_module_of_the_browser_client() -> None:
+    text = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    section = text.split("## Code")[1].split("\n## ")[0]
+    web = ROOT / "src" / "parlour" / "web"
+    unnamed = [str(m.relative_to(web)) for m in sorted(web.rglob("*.js")) if str(m.relative_to(web)) not in section]
+    assert not unnamed, "browser modules the Code section of docs/web.md does not name: " + ", ".join(unnamed)
