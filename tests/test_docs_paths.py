@@ -1,4 +1,5 @@
-"""The docs name things that exist: every file path, every link between docs and its anchor; and
+"""The docs name things that exist: every file path, every dotted name in parlour (`parlour.x.y`),
+every link between docs and its anchor; and
 they name what exists: every module of the server's layers in docs/architecture.md, every module
 of the browser client in docs/web.md.
 
@@ -9,6 +10,7 @@ and `js/api.js` for short); a path with a placeholder (`<game>`, `*`) is not che
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -133,3 +135,45 @@ def test_web_names_every_module_of_the_browser_client() -> None:
     web = ROOT / "src" / "parlour" / "web"
     unnamed = [str(m.relative_to(web)) for m in sorted(web.rglob("*.js")) if str(m.relative_to(web)) not in section]
     assert not unnamed, "browser modules the Code section of docs/web.md does not name: " + ", ".join(unnamed)
+
+
+DOTTED = re.compile(r"`(parlour(?:\.\w+)+)")
+PACKAGE = ROOT / "src" / "parlour"
+
+
+def resolves(name: str) -> bool:
+    """`parlour.a.b.C.d`: the longest prefix that is one of parlour's modules, then attributes of it.
+    A name whose first part is no module of parlour's (`parlour.sqlite`, a file) is not one."""
+    parts = name.split(".")
+    if not ((PACKAGE / f"{parts[1]}.py").exists() or (PACKAGE / parts[1]).is_dir()):
+        return True
+    for cut in range(len(parts), 1, -1):
+        path = ROOT / "src" / Path(*parts[:cut])
+        if path.with_suffix(".py").exists() or (path / "__init__.py").exists():
+            try:
+                found: object = importlib.import_module(".".join(parts[:cut]))
+            except ImportError as error:
+                # An optional library not installed here (pyspiel, ray) leaves the name unjudged.
+                return not (error.name or "").startswith("parlour")
+            for attribute in parts[cut:]:
+                if not hasattr(found, attribute):
+                    return False
+                found = getattr(found, attribute)
+            return True
+    return False
+
+
+def test_the_dotted_name_check_tells_a_moved_name() -> None:
+    assert resolves("parlour.server.edge.guard.GuardedH11") and resolves("parlour.engine.tensor")
+    assert not resolves("parlour.server.guard.GuardedH11") and not resolves("parlour.server.hub")
+
+
+def test_every_dotted_name_the_docs_give_resolves() -> None:
+    unresolved = [
+        f"{doc.relative_to(ROOT)}:{number}: {name}"
+        for doc in DOCS
+        for number, line in _lines(doc)
+        for name in DOTTED.findall(line)
+        if not resolves(name)
+    ]
+    assert not unresolved, "names in parlour the docs give that do not exist:\n" + "\n".join(unresolved)
