@@ -177,3 +177,14 @@ def test_every_dotted_name_the_docs_give_resolves() -> None:
         if not resolves(name)
     ]
     assert not unresolved, "names in parlour the docs give that do not exist:\n" + "\n".join(unresolved)
+
+
+def test_architecture_names_every_package_and_module_of_parlour() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    tree = text.split("```")[1]
+    parts = [p for p in sorted(PACKAGE.iterdir()) if p.suffix == ".py" or (p / "__init__.py").exists()]
+    named = [p.name + ("/" if p.is_dir() else "") for p in parts if p.name != "__init__.py"]
+    unnamed = [name for name in named if name not in tree]
+    assert not unnamed, (
+        "parts of src/parlour/ the layout at the top of docs/architecture.md does not name: " + ", ".join(unnamed)
+    )
