@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server, screenshot
+from .screens import audit
 
 SETTINGS = {"min_move_seconds": 0.5, "timer_poll": 0.05, "timeout_agent": "random"}
 
@@ -168,6 +169,7 @@ def test_a_seat_out_of_time_is_expelled_from_the_players_panel(
     assert late in server.http.get(f"/api/tables/{table_id}/clock").json()["expellable"]
     assert other.locator(f"#expel-{late}").count() == 0  # never offered against oneself
     screenshot(page, "expel")
+    assert not audit(page)  # the button is named and reachable like every other control
     asked: list[str] = []
 
     def answer(dialog: Any) -> None:
