@@ -65,7 +65,7 @@ def test_upgrade_from_0002_keeps_a_live_table(db: str, serve: Callable[..., Live
     assert played.status_code == 200, played.text
     # The later revisions leave the old table as it was: live, unrated, no rematch, an empty chat.
     assert (table["clock"], table["rated"], table["rematch"]) == (None, False, None)
-    assert server.http.get("/api/tables/old/clock").json() == {"table": "old", "mode": "live"}
+    assert server.http.get("/api/tables/old/clock").json() == {"table": "old", "mode": "live", "expellable": []}
     said = server.http.post(
         "/api/tables/old/chat", json={"text": "still here"}, headers={"Authorization": "Bearer token-0"}
     )

@@ -187,6 +187,25 @@ def test_one_move_sent_to_two_processes_at_once_is_committed_once(nodes: list[No
     assert [row[0] for row in stored] == list(committed)
 
 
+@postgres
+@pytest.mark.postgres
+def test_a_table_conceded_through_one_process_ends_at_once_on_the_others(nodes: list[Node]) -> None:
+    first, second, _ = nodes
+    table_id = open_table(first, ["human", "human"])
+    ann_token = join(first, table_id, "Ann")
+    # Bob plays through the second process, which holds the table in memory for him.
+    bob = Player(second, table_id, join(second, table_id, "Bob"), hello=True)
+    running(bob)
+    conceded = first.http.post(f"/api/tables/{table_id}/concede", headers={"Authorization": f"Bearer {ann_token}"})
+    assert conceded.status_code == 200, conceded.text
+    told = bob.until(lambda m: m["type"] == "sync" and m["status"] == "finished")
+    assert told["ended"] == {"reason": "conceded", "seat": 0} and told["legal"] == []
+    shown = second.http.get(f"/api/tables/{table_id}").json()
+    assert (shown["status"], shown["ended"]) == ("finished", {"reason": "conceded", "seat": 0})
+    bob.send(type="act", action=0)
+    assert bob.until(lambda m: m["type"] == "error")["code"] == "game_over"
+
+
 def lease_owner(db: str, table_id: str) -> str | None:
     engine = create_engine(database_url(db))
     with engine.connect() as connection:

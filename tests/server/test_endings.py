@@ -263,6 +263,11 @@ def expel(server: LiveServer, table_id: str, token: str, seat: int) -> Any:
     return server.http.post(f"/api/tables/{table_id}/expel", json={"seat": seat}, headers=headers)
 
 
+def expellable(server: LiveServer, table_id: str) -> list[int]:
+    answer: list[int] = server.http.get(f"/api/tables/{table_id}/clock").json()["expellable"]
+    return answer
+
+
 def timed_table(server: LiveServer, move_seconds: float) -> tuple[str, list[str]]:
     body = {"mode": "turn_based", "move_seconds": move_seconds, "on_timeout": "bot"}
     table = server.create("nim", ["human", "human"], options={"stones": 15}, **body)
@@ -276,11 +281,24 @@ def test_a_seat_out_of_time_may_be_expelled_by_the_others(serve: Callable[..., L
     assert early.status_code == 409 and early.json()["error"]["code"] == "not_out_of_time"
     assert expel(server, table_id, ben, 1).json()["error"]["code"] == "no_seat"  # not oneself
     wait_until(lambda: server.table(table_id)["version"] == 1)  # the timeout played Ann's turn
+    # The clock says who may be expelled now, before anybody tries: the same check as expel's.
+    assert 0 in expellable(server, table_id)
     answer = expel(server, table_id, ben, 0)
     assert answer.status_code == 200, answer.text
+    assert 0 not in expellable(server, table_id)
     assert answer.json()["seats"][0]["kind"] == "bot" and answer.json()["status"] == "running"
     refused = server.http.get(f"/api/tables/{table_id}/state", headers={"Authorization": f"Bearer {ann}"})
     assert refused.status_code == 403
+
+
+def test_the_table_is_told_at_once_who_may_be_expelled(serve: Callable[..., LiveServer]) -> None:
+    server = serve(**SHORT_CLOCKS)
+    table_id, (_ann, ben) = timed_table(server, 3.0)
+    watching = server.connect(table_id, ben)
+    # Ann's turn times out: Ben's page hears at once that Ann may be expelled, without asking.
+    told = watching.until(lambda m: m["type"] == "expellable")
+    assert told == {"type": "expellable", "table": table_id, "seats": [0]}
+    watching.close()
 
 
 def test_a_seat_that_moved_again_may_not_be_expelled(serve: Callable[..., LiveServer]) -> None:
@@ -289,6 +307,7 @@ def test_a_seat_that_moved_again_may_not_be_expelled(serve: Callable[..., LiveSe
     wait_until(lambda: server.table(table_id)["version"] == 1)  # Ann's turn timed out
     assert act(server, table_id, ben, "take 1").status_code == 200
     assert act(server, table_id, ann, "take 1").status_code == 200  # Ann is back in time
+    assert 0 not in expellable(server, table_id)
     refused = expel(server, table_id, ben, 0)
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_out_of_time"
     assert server.table(table_id)["seats"][0]["kind"] == "human"

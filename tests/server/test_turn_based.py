@@ -76,7 +76,7 @@ def test_unknown_mode_and_timeout_are_refused(server: LiveServer) -> None:
 def test_a_live_table_has_no_clock(server: LiveServer) -> None:
     table = server.create("nim", ["human", "human"])
     assert table["clock"] is None and server.table(table["id"])["clock"] is None
-    assert clock(server, table["id"]) == {"table": table["id"], "mode": "live"}
+    assert clock(server, table["id"]) == {"table": table["id"], "mode": "live", "expellable": []}
 
 
 def test_a_timed_out_turn_is_played_by_the_bot(serve: Callable[..., LiveServer]) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server, screenshot
+from .screens import audit
 
 SETTINGS = {"min_move_seconds": 0.5, "timer_poll": 0.05, "timeout_agent": "random"}
 
@@ -41,6 +42,16 @@ def take_seat(page: Any, name: str) -> None:
     page.fill("#join-name", name)
     page.click("#join")
     page.wait_for_selector("#players")
+
+
+def seated(server: Server, table_id: str, open_one: Callable[[str], Any]) -> tuple[Any, Any]:
+    """Ann's and Ben's pages, each at its seat of the table."""
+    pages = []
+    for name in ("Ann", "Ben"):
+        page = open_one(f"{server.url}/?table={table_id}")
+        take_seat(page, name)
+        pages.append(page)
+    return pages[0], pages[1]
 
 
 def play_one_move(page: Any) -> None:
@@ -80,10 +91,7 @@ def restarting_pages(browser: Any) -> Iterator[Callable[[str], Any]]:
 def test_a_turn_based_game_across_a_restart(timed: list[Server], restarting_pages: Callable[[str], Any]) -> None:
     server = timed[0]
     table_id = open_table(server, 86400)
-    ann = restarting_pages(f"{server.url}/?table={table_id}")
-    take_seat(ann, "Ann")
-    ben = restarting_pages(f"{server.url}/?table={table_id}")
-    take_seat(ben, "Ben")
+    ann, ben = seated(server, table_id, restarting_pages)
     first = server.table(table_id)["to_move"]
     mover, other = (ann, ben) if first == 0 else (ben, ann)
     # The deadline is set within a poll of the last seat being taken; the page asks again until then.
@@ -115,10 +123,7 @@ def test_a_turn_based_game_across_a_restart(timed: list[Server], restarting_page
 def test_a_timer_expires_and_the_bot_plays_the_turn(timed: list[Server], open_page: Callable[..., Any]) -> None:
     server = timed[0]
     table_id = open_table(server, 1.5)
-    ann = open_page(f"{server.url}/?table={table_id}")
-    take_seat(ann, "Ann")
-    ben = open_page(f"{server.url}/?table={table_id}")
-    take_seat(ben, "Ben")
+    ann, ben = seated(server, table_id, open_page)
     first = server.table(table_id)["to_move"]
     waiting = ben if first == 0 else ann
     # Nobody moves: the timer expires, the bot plays the turn and the other seat is to move.
@@ -148,3 +153,32 @@ def test_a_live_table_with_time_banks_from_the_lobby(timed: list[Server], open_p
     page.wait_for_selector("#clock:has-text('Time banks: You')")
     assert "Ben" in page.inner_text("#clock")
     assert "when one runs out" in page.inner_text("#clock")
+
+
+def test_a_seat_out_of_time_is_expelled_from_the_players_panel(
+    timed: list[Server], open_page: Callable[..., Any]
+) -> None:
+    server = timed[0]
+    table_id = open_table(server, 1.5)
+    ann, ben = seated(server, table_id, open_page)
+    late, page, other = (0, ben, ann) if server.table(table_id)["to_move"] == 0 else (1, ann, ben)
+    name = "Ann" if late == 0 else "Ben"
+    # Nobody moves: the bot plays the late seat's turn, and the other seat is offered to expel it.
+    button = page.locator(f"#players li[data-seat='{late}'] #expel-{late}")
+    button.wait_for(timeout=30_000)
+    assert late in server.http.get(f"/api/tables/{table_id}/clock").json()["expellable"]
+    assert other.locator(f"#expel-{late}").count() == 0  # never offered against oneself
+    screenshot(page, "expel")
+    assert not audit(page)  # the button is named and reachable like every other control
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", answer)
+    button.click()
+    page.wait_for_selector(f"#expel-status:has-text('{name} was expelled')")
+    assert f"{name} ran out of time" in asked[0] and "cannot come back" in asked[0]
+    assert server.table(table_id)["seats"][late]["kind"] == "bot"
+    page.wait_for_selector(f"#expel-{late}", state="detached")

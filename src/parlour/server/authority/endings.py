@@ -32,6 +32,7 @@ class Endings(HubBase):
                     self.forget_summary(table_id)
                     self._closed(table_id)
                     expired.append(table_id)
+                    await self.announce_ended(table_id)  # another process may hold it in memory
                     with contextlib.suppress(ServerError):  # told once it is read back (rebuilt, as ended)
                         self.events.publish(GameFinished(await self.table(table_id)))
                 continue
@@ -39,6 +40,7 @@ class Endings(HubBase):
                 if not await self.db.run(self.store.expire, table_id, cutoff):
                     continue
                 self._end(table, "expired")
+            await self.announce_ended(table_id)
             expired.append(table_id)
         if expired:
             log.info("tables expired", extra={"event": "tables_expired", "tables": expired})
@@ -55,6 +57,22 @@ class Endings(HubBase):
         self.events.publish(GameFinished(table))
         table.broadcast_sync()
         self.let_go_if_over(table)
+
+    async def announce_ended(self, table_id: str) -> None:
+        """Tell the other processes that the table ended before its game did (no-op on SQLite):
+        those holding it in memory end it there too and tell their clients (Sync.end_heard)."""
+        if self.cluster is not None:
+            await self.db.run(self.store.announce_now, [f"e {self.cluster.name} {table_id}"])
+
+    async def end_heard(self, table: LiveTable) -> None:
+        """Another process ended this table before its game did: it ends here as stored."""
+        async with table.lock:
+            if table.ended is not None:
+                return
+            record = await self.db.run(self.store.table, table.id)
+            if record is None or record.ended is None:
+                return
+            self._end(table, record.ended)
 
     async def concede(self, table: LiveTable, seat: int) -> None:
         """`seat` gives up: it loses. With one other person's seat still playing (or none), the
@@ -106,6 +124,8 @@ class Endings(HubBase):
                 self.events.publish(SeatsChanged(table))
         log.info(f"seat {how}", extra={"event": how, "table": table.id, "seat": seat, "ended": ended})
         await self.announce_seats(table.id)
+        if ended is not None:
+            await self.announce_ended(table.id)
         if ended is None:
             self._let_go_of_seat(table, seat, 4005, f"this seat {how}")
             table.broadcast_sync()

@@ -108,7 +108,8 @@ class Sync(HubBase):
             # Already applied (a conflict on this very move caught up first); a bot may be next.
             self.wake_bots(table)
             return
-        job = self.catch_up if notice.kind == "m" else self.refresh_seats
+        jobs = {"m": self.catch_up, "e": self.end_heard}
+        job = jobs.get(notice.kind, self.refresh_seats)
         cluster.soon(notice.kind, notice.table_id, lambda: job(table))
 
     def _resync(self, _event: Resynced) -> None:
@@ -117,6 +118,7 @@ class Sync(HubBase):
         for table in list(self.tables.values()):
             self.cluster.soon("s", table.id, lambda table=table: self.refresh_seats(table))  # type: ignore[misc]
             self.cluster.soon("m", table.id, lambda table=table: self.catch_up(table))  # type: ignore[misc]
+            self.cluster.soon("e", table.id, lambda table=table: self.end_heard(table))  # type: ignore[misc]
         self.forget_summaries()
 
     def _lease_gained(self, event: LeaseGained) -> None:

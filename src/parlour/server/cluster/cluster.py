@@ -4,7 +4,9 @@
   actions' primary key as ever; its NOTIFY (server/fanout.py) makes every other process holding
   the table read the new actions from the database, apply them to its table in memory and send
   each of its clients the update its seat may see.
-- Seats and chat: the same, for a seat taken, resumed or forfeited, and for a chat message.
+- Seats and chat: the same, for a seat taken, resumed or forfeited, and for a chat message; and
+  for a table that ended before its game did (conceded, left, expired), which every process
+  holding it ends as stored and tells its clients.
 - Held (undo) steps live in the memory of the process the seat plays through: when the seat
   connects (says hello) to another process, an `h` notice makes the holder commit them, so that
   the seat finds them there.

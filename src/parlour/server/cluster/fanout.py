@@ -9,6 +9,7 @@ the database: a notice says only which table and what kind of change, never a se
     m <origin> <table> <version>   actions were committed; the table is at <version>
     s <origin> <table>             a seat changed (taken, resumed on another device, forfeited)
     c <origin> <table> <chat id>   a chat message was written
+    e <origin> <table>             the table ended before its game did (conceded, left, expired)
 
 The channel is named after the database schema, so that servers on other schemas of the same
 database (tests, staging) never hear each other. When the listening connection drops, it is
@@ -68,7 +69,7 @@ class Notice:
     @classmethod
     def parse(cls, payload: str) -> Notice | None:
         parts = payload.split(" ")
-        if len(parts) not in (3, 4) or parts[0] not in ("m", "s", "c", "h"):
+        if len(parts) not in (3, 4) or parts[0] not in ("m", "s", "c", "h", "e"):
             return None
         number = int(parts[3]) if len(parts) == 4 and parts[3].isdigit() else None
         return cls(parts[0], parts[1], parts[2], number)

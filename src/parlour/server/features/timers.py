@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from dataclasses import replace
 from datetime import timedelta
 from typing import Annotated, Any
@@ -279,6 +280,7 @@ class Timers:
             # Committed at once, never held tentative: nobody is there to take it back.
             move = await self.hub.submit(table, seat.index, action.id, clock.version, hold=False)
             self.lapsed.setdefault(table.id, {})[seat.index] = move.version
+            await self._tell_expellable(table)
         except ServerError as error:
             # The person moved meanwhile (stale_version): the next look sets the next deadline.
             log.info("timeout move not played", extra={"table": table.id, "error": error.message})
@@ -286,6 +288,13 @@ class Timers:
                 # The database was away: the same turn times out again a moment later.
                 retry = max(self.settings.timer_poll, CLOCKS_READ_SECONDS)
                 asyncio.get_running_loop().call_later(retry, self._ring, clock)
+
+    async def _tell_expellable(self, table: LiveTable) -> None:
+        """Tell the table's clients at once which seats may be expelled now (the clock's
+        `expellable` says the same to whoever asks later)."""
+        told = json.dumps({"type": "expellable", "table": table.id, "seats": await self.expellable(table)})
+        for client in list(table.clients):
+            client.send_text(told)
 
     async def _forfeit(self, table: LiveTable, seat: int, reason: str) -> None:
         """The seat is the timeout bot's to the end of the game; its token holds nothing."""
@@ -303,6 +312,24 @@ class Timers:
         table.broadcast_sync()
         self.hub.wake_bots(table)
 
+    async def expellable(self, table: LiveTable) -> list[int]:
+        """The seats the others may expel now (what `expel` accepts): people whose last turn the
+        timeout played, as this process saw, and who have not moved since. Seats that moved again,
+        went to a bot or whose game ended are forgotten here."""
+        lapsed = self.lapsed.get(table.id)
+        if not lapsed or table.status != RUNNING:
+            self.lapsed.pop(table.id, None)
+            return []
+        first = min(lapsed.values())
+        # The moves since the earliest timeout, from the database: a move played through another
+        # process counts as well.
+        played = await self.db.run(self.hub.store.actions_from, table.id, first)
+        for seat, since in list(lapsed.items()):
+            moved = any(mover == seat for _, mover in played[since - first :])
+            if moved or table.seats[seat].is_bot:
+                del lapsed[seat]
+        return sorted(lapsed)
+
     async def expel(self, table: LiveTable, by: int, seat: int) -> None:
         """`by` expels `seat`, a person whose last turn ran out of time (the timeout bot played
         it) and who has not moved since: the seat is forfeited to the timeout bot."""
@@ -310,15 +337,13 @@ class Timers:
             raise ServerError("no_seat", f"name another seat of this table (0..{len(table.seats) - 1})", 422)
         if table.status != RUNNING or table.seats[seat].is_bot:
             raise ServerError("not_out_of_time", f"seat {seat} is not a person playing at a running table", 409)
-        since = self.lapsed.get(table.id, {}).get(seat)
-        played = [] if since is None else await self.db.run(self.hub.store.actions_from, table.id, since)
-        if since is None or any(mover == seat for _, mover in played):
+        # Checked and taken with no wait between: of two expels at once, one is refused.
+        if seat not in await self.expellable(table) or self.lapsed.get(table.id, {}).pop(seat, None) is None:
             raise ServerError(
                 "not_out_of_time",
                 f"seat {seat} may be expelled only once its time ran out and before it moves again",
                 409,
             )
-        self.lapsed[table.id].pop(seat, None)
         log.info("seat expelled", extra={"event": "expelled", "table": table.id, "seat": seat, "by": by})
         await self._forfeit(table, seat, "this seat was expelled: its time ran out")
 
@@ -349,7 +374,9 @@ async def expel(
 @router.get("/api/tables/{table_id}/clock", tags=["play"])
 async def clock(request: Request, table_id: str) -> dict[str, Any]:
     """The table's clock: live, or turn_based with the time per move, what a timeout does, and
-    the deadline and seconds left of the turn being played (null while nobody's clock runs)."""
+    the deadline and seconds left of the turn being played (null while nobody's clock runs); and
+    the seats that ran out of time and may be expelled now."""
     table = await hub_of(request).table(table_id)
-    shown = timers_of(request).clock_json(table)
-    return {"table": table.id, **(shown or {"mode": LIVE})}
+    timers = timers_of(request)
+    shown = timers.clock_json(table)
+    return {"table": table.id, **(shown or {"mode": LIVE}), "expellable": await timers.expellable(table)}

@@ -75,6 +75,7 @@ export class ClockLine {
     this.running = running;
     this.clock = await call(`/api/tables/${this.tableId}/clock`);
     this.fetchedAt = Date.now();
+    if (this.fetched) this.fetched(this.clock);
     this.show();
     // The server sets a turn's deadline within a moment of the move: until then, ask again.
     clearTimeout(this.again);

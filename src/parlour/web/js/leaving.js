@@ -55,3 +55,23 @@ export class ConcedeBox {
     }
   }
 }
+
+/** The Expel button beside a seat whose time ran out (the clock's `expellable`): asks first, in
+ * plain words, and says what happened through `said`. */
+export function expelButton(tableId, token, seat, name, said) {
+  const ask = `${name} ran out of time: a bot played their last turn. Expel ${name}? A bot then plays that seat `
+    + `to the end of the game, and ${name} cannot come back to it.`;
+  return h("button", {
+    type: "button", class: "expel", id: `expel-${seat}`,
+    title: `${name} ran out of time and has not moved since: you may hand the seat to a bot`,
+    onclick: async () => {
+      if (!window.confirm(ask)) return;
+      try {
+        await call(`/api/tables/${tableId}/expel`, { method: "POST", token, body: { seat } });
+        said(`${name} was expelled: a bot plays that seat to the end of the game.`);
+      } catch (error) {
+        said(`${name} was not expelled: ${error.message}`);
+      }
+    },
+  }, "Expel");
+}

@@ -36,8 +36,9 @@ function scoreButton(seat, { score, breakdown }, open) {
   return [button, lines.length ? detail : null];
 }
 
-/** The panel's list: `context` gives names, colours, the seat to move and this page's seat; `open`
- * is the set of seats whose breakdown stays open across redraws. */
+/** The panel's list: `context` gives names, colours, the seat to move, this page's seat and
+ * `expel(seat)`, a control beside a seat that may be expelled (or null); `open` is the set of seats
+ * whose breakdown stays open across redraws. */
 export function playerPanel(module, view, context, open) {
   return h("ul", {}, ...context.seats.map((_, seat) => {
     const shown = standing(module, view, seat);
@@ -46,7 +47,7 @@ export function playerPanel(module, view, context, open) {
       h("div", { class: "player-head" },
         h("span", { class: `swatch shape-${seat % 4}`, style: `background:${context.colour(seat)}` }),
         h("span", { class: "player-name" }, context.names[seat], context.rating(seat), seat === context.seat ? " — you" : ""),
-        button),
+        button, context.expel ? context.expel(seat) : null),
       shown.items.length ? h("p", { class: "resources" }, shown.items.join(" · ")) : null,
       detail);
   }));

@@ -7,7 +7,7 @@ import { ChatPanel } from "./chat.js";
 import { ClockLine } from "./clock.js";
 import { ratingText } from "./ratings.js";
 import { RematchBox } from "./rematch.js";
-import { ConcedeBox, endingText } from "./leaving.js";
+import { ConcedeBox, endingText, expelButton } from "./leaving.js";
 import { asAccount } from "./joining.js";
 import { cap, clear, h } from "./dom.js";
 import { openRules } from "./rules.js";
@@ -169,6 +169,10 @@ class TablePage {
     this.chat = new ChatPanel(this.summary.id, (text) => this.socket.send({ type: "chat", text }));
     this.chat.seated(this.seat !== null);
     this.clock = new ClockLine(this.summary.id, this.seat);
+    // Seats whose time ran out and that the others may expel (the clock's answer), and what an expel did.
+    this.expellable = [];
+    this.clock.fetched = (clock) => this.expellableNow(clock.expellable || []);
+    this.expelStatus = h("p", { class: "status", id: "expel-status", role: "status" });
     this.rematch = new RematchBox(this.summary.id, () => this.held);
     this.rematch.offered(this.summary.rematch);
     this.concede = new ConcedeBox(this.summary.id, () => this.held);
@@ -259,6 +263,7 @@ class TablePage {
     if (message.type === "chat") return this.chat.receive(message);
     if (message.type === "chat_removed") return this.chat.remove(message.id);
     if (message.type === "rematch") return this.rematch.offered(message.rematch);
+    if (message.type === "expellable") return this.expellableNow(message.seats);
     if (message.type === "error") {
       this.showExplain(message.message);
       // A refused move (the table moved on, or the move is no longer legal): fetch the position again.
@@ -398,9 +403,8 @@ class TablePage {
     if (focused && mine) this.focusNext();
     this.frame(mine);
     this.renderMoves();
-    this.openScores = this.openScores || new Set();
-    const panel = { ...context, colour: (i) => (this.module.colour && this.module.colour(message.view, i)) || COLOURS[i], rating: (i) => ratingText(this.summary, i) };
-    clear(this.players).append(h("h2", {}, "Players"), playerPanel(this.module, message.view, panel, this.openScores));
+    this.panelContext = context;
+    this.drawPlayers(context);
     if (message.result) {
       this.result.hidden = false;
       clear(this.result).append(scoreTable(message.result, seats, { seat: this.seat, tiebreak: this.words.tiebreak }), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
@@ -410,6 +414,24 @@ class TablePage {
         this.result.append(this.reviewCard);
       }
     }
+  }
+
+  /** The players' panel, with an Expel button beside each seat that ran out of time (for a seated page). */
+  drawPlayers(context) {
+    const view = this.message.view;
+    this.openScores = this.openScores || new Set();
+    const expel = (i) => this.held && i !== this.seat && this.expellable.includes(i)
+      ? expelButton(this.summary.id, this.held.token, i, context.names[i], (text) => (this.expelStatus.textContent = text))
+      : null;
+    const panel = { ...context, expel, colour: (i) => (this.module.colour && this.module.colour(view, i)) || COLOURS[i], rating: (i) => ratingText(this.summary, i) };
+    clear(this.players).append(h("h2", {}, "Players"), playerPanel(this.module, view, panel, this.openScores), this.expelStatus);
+  }
+
+  /** The seats that may be expelled now, as the clock last said: the panel is drawn again when they change. */
+  expellableNow(seats) {
+    if (String(seats) === String(this.expellable)) return;
+    this.expellable = seats;
+    if (this.panelContext) this.drawPlayers(this.panelContext);
   }
 
   /** The deal panel, drawn again only when the deal changes (it is revealed by the game's last move). */
