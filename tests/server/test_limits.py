@@ -263,7 +263,9 @@ def test_buckets_forget_clients_whose_bucket_has_refilled() -> None:
 
 
 def test_unfinished_tables_are_limited_per_client_address(serve: Callable[..., LiveServer]) -> None:
-    server = serve(tables_per_client=2)
+    # The bots wait a little before each move, so that their table is still being played when
+    # the third one is asked for (without a pause they can finish first on a quick machine).
+    server = serve(tables_per_client=2, bot_delay=0.3)
     waiting = server.create("nim", ["human", "human"])
     played = server.create("nim", ["random", "random"], options={"stones": 10})
     refused = server.http.post("/api/tables", json={"game": "nim", "seats": ["human", "human"]})

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from parlour.server.features.admin import grant_from_command_line
+from parlour.server.features.admin_recovery import grant_from_command_line
 from parlour.server.settings import database_url
 
 from .conftest import Server, screenshot

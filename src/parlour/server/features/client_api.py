@@ -20,6 +20,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+import parlour
 from parlour.engine.data import read_csv, read_toml
 from parlour.engine.errors import DataError, IllegalAction, InvalidOption
 from parlour.engine.game import State
@@ -135,7 +136,7 @@ def flag_folder() -> Path | None:
 def _checkouts() -> list[Path]:
     """Where a checkout's node_modules may lie: above src/parlour, or above build/compiled/parlour
     when the compiled build runs (`make serve`)."""
-    package = Path(__file__).resolve().parents[1]
+    package = Path(parlour.__file__).resolve().parent
     return [package.parents[1], package.parents[2]]
 
 

@@ -92,6 +92,9 @@ class Ratings:
         self.store = RatingStore(hub.store.engine)
         # Rated tables whose result is still to be applied.
         self.waiting: set[str] = set()
+        # Tables being rated now, and tables given up until the database records it.
+        self.rating: set[str] = set()
+        self.given_up: set[str] = set()
         self.task: asyncio.Task[None] | None = None
         hub.opening_steps.append(self._opening)
         hub.events.subscribe(GameFinished, lambda event: hub.events.later(self._finished(event.table), "ratings"))
@@ -176,12 +179,23 @@ class Ratings:
             # Rated tables opened and finished on other processes too: the database lists them.
             over = await self.db.run(self.store.unapplied_finished)
             self.waiting = set(over)
+            self.given_up &= self.waiting  # those the database lists as done need no guard here
         for table_id in list(self.waiting):
             await self._rate(table_id, over)
 
     async def _rate(self, table_id: str, over: dict[str, bool] | None) -> None:
         # Each table in its own guard: one that fails is given up (one log line), never tried
-        # again, and never keeps the other tables from being rated.
+        # again, and never keeps the other tables from being rated. A table being rated here (its
+        # game's end and a look at the database can ask at once) is rated once.
+        if table_id in self.rating or table_id in self.given_up:
+            return
+        self.rating.add(table_id)
+        try:
+            await self._guarded(table_id, over)
+        finally:
+            self.rating.discard(table_id)
+
+    async def _guarded(self, table_id: str, over: dict[str, bool] | None) -> None:
         try:
             await self._look_at(table_id, over)
         except ServerError as error:
@@ -207,9 +221,12 @@ class Ratings:
 
     async def _give_up(self, table_id: str, reason: str) -> None:
         self.waiting.discard(table_id)
+        self.given_up.add(table_id)  # until the database says so too (tick forgets it then)
         log.error("rated table cannot be rated", extra={"event": "not_rated", "table": table_id, "error": reason})
-        with contextlib.suppress(Exception):  # the database is away: the next tick tries once more
+        try:
             await self.db.run(self.store.give_up, table_id)
+        except Exception:  # the database is away: the next look tries the table once more
+            self.given_up.discard(table_id)
 
     async def _apply(self, table: LiveTable) -> None:
         seated = (await self.db.run(self.store.seat_accounts, [table.id]))[table.id]
