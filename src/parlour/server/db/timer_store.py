@@ -69,12 +69,14 @@ class TimerStore:
                 .values(mode=mode, move_seconds=move_seconds, on_timeout=on_timeout, time_banks=banks)
             )
 
-    def clocks(self) -> list[Clock]:
-        """The clocks of every unfinished turn-based table, with their stored deadlines."""
+    def clocks(self, table_ids: list[str] | None = None) -> list[Clock]:
+        """The clocks of every unfinished turn-based table (or of these), with their stored deadlines."""
         columns = (TableRow.id, TableRow.move_seconds, TableRow.on_timeout, TableRow.turn_deadline)
         more = (TableRow.deadline_version, TableRow.time_banks, TableRow.deadline_seat)
         timed = or_(TableRow.mode == TURN_BASED, TableRow.time_banks.is_not(None))
         chosen = select(*columns, *more).where(timed, TableRow.finished_at.is_(None))
+        if table_ids is not None:
+            chosen = chosen.where(TableRow.id.in_(table_ids))
         with Session(self.engine) as session:
             return [
                 Clock(table_id, float(seconds or 0), on_timeout or BOT, _aware(deadline), version, None, banks, seat)

@@ -379,4 +379,8 @@ async def clock(request: Request, table_id: str) -> dict[str, Any]:
     table = await hub_of(request).table(table_id)
     timers = timers_of(request)
     shown = timers.clock_json(table)
+    if shown is None and timers.hub.cluster is not None:
+        # A clock another process runs and this one has not read yet: as stored, never "live".
+        stored = await timers.db.run(timers.store.clocks, [table.id])
+        shown = stored[0].to_json(table.version, table.state.current_player()) if stored else None
     return {"table": table.id, **(shown or {"mode": LIVE}), "expellable": await timers.expellable(table)}

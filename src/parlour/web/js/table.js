@@ -410,7 +410,7 @@ class TablePage {
       clear(this.result).append(scoreTable(message.result, seats, { seat: this.seat, tiebreak: this.words.tiebreak }), h("a", { class: "button", id: "open-replay", href: `/?replay=${this.summary.id}` }, "Replay this game"));
       // A game played to its end may be reviewed; the panel is made once, so a review in progress survives a redraw.
       if (!message.ended) {
-        this.reviewCard = this.reviewCard || reviewPanel(this.summary.id, { names: context.names, colours: seats.map((_, i) => panel.colour(i)), token: this.held ? this.held.token : undefined });
+        this.reviewCard = this.reviewCard || reviewPanel(this.summary.id, { names: context.names, colours: seats.map((_, i) => this.seatColour(i)), token: this.held ? this.held.token : undefined });
         this.result.append(this.reviewCard);
       }
     }
@@ -423,8 +423,14 @@ class TablePage {
     const expel = (i) => this.held && i !== this.seat && this.expellable.includes(i)
       ? expelButton(this.summary.id, this.held.token, i, context.names[i], (text) => (this.expelStatus.textContent = text))
       : null;
-    const panel = { ...context, expel, colour: (i) => (this.module.colour && this.module.colour(view, i)) || COLOURS[i], rating: (i) => ratingText(this.summary, i) };
+    const panel = { ...context, expel, colour: (i) => this.seatColour(i), rating: (i) => ratingText(this.summary, i) };
     clear(this.players).append(h("h2", {}, "Players"), playerPanel(this.module, view, panel, this.openScores), this.expelStatus);
+  }
+
+  /** A seat's colour as the game draws it (the game's own where it has one). */
+  seatColour(i) {
+    const view = this.message.view;
+    return (this.module.colour && this.module.colour(view, i)) || COLOURS[i];
   }
 
   /** The seats that may be expelled now, as the clock last said: the panel is drawn again when they change. */
