@@ -101,8 +101,9 @@ def test_a_reload_mid_game_resumes_and_the_replay_steps_through_it(
     page.reload()
     page.wait_for_selector("#board svg")
     page.wait_for_function(MY_TURN_OR_OVER)
-    # Same seat, same game: the log comes back from the server, and play goes on from here.
-    assert page.locator("#log > li").count() == logged
+    # Same seat, same game: the log comes back from the server (fetched beside the socket, so it
+    # may land just after the position), and play goes on from here.
+    page.wait_for_function(f"document.querySelectorAll('#log > li').length === {logged}")
     assert "you" in page.inner_text("#players")
     play_clicks(page)
     total = server.table(table_id)["version"]
