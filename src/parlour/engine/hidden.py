@@ -19,22 +19,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parlour.engine.compile_hints import mypyc_attr
 from parlour.engine.rng import Rng
 
 if TYPE_CHECKING:
     from parlour.engine.game import State
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-class Hidden:
-    """One hidden part of a position and how a determinization re-draws it in the copy `twin`."""
-
-    def redraw(self, twin: State[Any], seat: int, rng: Rng) -> None:
-        raise NotImplementedError(f"{type(self).__name__} re-draws nothing")
-
-
-class Generator(Hidden):
+class Generator:
     """The position's generator (field `field`): its future is unknown to every seat."""
 
     def __init__(self, field: str = "rng") -> None:
@@ -52,7 +43,7 @@ def _shuffle(cards: list[Any], rng: Rng, sparingly: bool) -> None:
         rng.shuffle(cards)
 
 
-class Deck(Hidden):
+class Deck:
     """Lists (each a field) whose contents every seat can tell but whose order none can."""
 
     def __init__(self, *fields: str, sparingly: bool = False) -> None:
@@ -64,7 +55,7 @@ class Deck(Hidden):
             _shuffle(getattr(twin, field), rng, self.sparingly)
 
 
-class Piles(Hidden):
+class Piles:
     """A field holding several decks (a list of lists), each shuffled on its own."""
 
     def __init__(self, field: str, sparingly: bool = False) -> None:
@@ -76,7 +67,7 @@ class Piles(Hidden):
             _shuffle(pile, rng, self.sparingly)
 
 
-class Rule(Hidden):
+class Rule:
     """The game's own re-draw: the state's method `method(seat, rng)`, run on the copy."""
 
     def __init__(self, method: str) -> None:
@@ -86,7 +77,7 @@ class Rule(Hidden):
         getattr(twin, self.method)(seat, rng)
 
 
-class Forget(Hidden):
+class Forget:
     """Fields caching what was worked out from the real hidden values: set to None in the copy."""
 
     def __init__(self, *fields: str) -> None:
@@ -95,3 +86,8 @@ class Forget(Hidden):
     def redraw(self, twin: State[Any], seat: int, rng: Rng) -> None:
         for field in self.fields:
             setattr(twin, field, None)
+
+
+Hidden = Generator | Deck | Piles | Rule | Forget
+"""One hidden part of a position: the five kinds above, each with `redraw(twin, seat, rng)`, which
+re-draws that part in the copy `twin` (a game's own re-draw is a `Rule`)."""
