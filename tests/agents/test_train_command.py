@@ -52,6 +52,7 @@ def test_a_tiny_run_writes_weights_and_a_card_and_resumes(tmp_path: Path) -> Non
     card = json.loads((out / "evaluator_2p.json").read_text())
     assert card["game"] == "hatflings" and card["data"]["games"] == 6 and card["training"]["steps"] <= 30
     assert card["data"]["tournament_seeds"] == [0]
+    assert card["data"]["search_defaults"] == dict(parlour.load_game("hatflings").search_defaults)
     assert card["validation"]["value_mse"] >= 0 and card["bytes"] == (out / "evaluator_2p.npz").stat().st_size
     assert len(card["strength"]) == 1 and card["strength"][0]["games"] == 2
     from_file(out / "evaluator_2p.npz", parlour.load_game("hatflings"))  # loads and fits

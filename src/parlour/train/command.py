@@ -117,6 +117,9 @@ def train(request: Request, say: Say = print) -> dict[str, Any]:
         "fits": asdict(made_for),
         "data": {
             "line_ups": [list(team) for team in teams],
+            # A search spec leaves out what the game sets itself, and a game's defaults change (a
+            # shipped evaluator becomes its search's default): these make the line-ups reproducible.
+            "search_defaults": dict(game.search_defaults),
             "tournament_seeds": [request.seed + index for index in range(len(teams))],
             "games": len(records),
             "positions": len(rows),
