@@ -7,17 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .conftest import Server
+from .seating import ann_and_ben
 from .test_ratings import signed_up
 
 
 def test_a_concession_is_shown_at_the_table_and_in_the_lobby(server: Server, open_page: Callable[..., Any]) -> None:
-    table_id = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
-    ann = open_page(f"{server.url}/?table={table_id}")
-    ann.fill("#join-name", "Ann")
-    ann.click("#join")
-    ben = open_page(f"{server.url}/?table={table_id}")
-    ben.fill("#join-name", "Ben")
-    ben.click("#join")
+    table_id, ann, ben = ann_and_ben(server, open_page)
     ann.wait_for_selector("#concede:visible")
     ann.once("dialog", lambda dialog: dialog.accept())
     ann.click("#concede")
@@ -32,13 +27,7 @@ def test_a_concession_is_shown_at_the_table_and_in_the_lobby(server: Server, ope
 
 
 def test_leaving_a_game_hands_the_seat_to_a_bot(server: Server, open_page: Callable[..., Any]) -> None:
-    table_id = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
-    ann = open_page(f"{server.url}/?table={table_id}")
-    ann.fill("#join-name", "Ann")
-    ann.click("#join")
-    ben = open_page(f"{server.url}/?table={table_id}")
-    ben.fill("#join-name", "Ben")
-    ben.click("#join")
+    table_id, ann, _ben = ann_and_ben(server, open_page)
     ann.wait_for_selector("#leave:visible")
     ann.once("dialog", lambda dialog: dialog.accept())
     ann.click("#leave")

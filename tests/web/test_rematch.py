@@ -7,17 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .conftest import Server
+from .seating import ann_and_ben
 from .test_ratings import play_out, token_of
 
 
 def test_one_click_offers_the_same_players_a_new_table(server: Server, open_page: Callable[..., Any]) -> None:
-    table_id = server.http.post("/api/tables", json={"game": "hatflings", "seats": ["human", "human"]}).json()["id"]
-    ann = open_page(f"{server.url}/?table={table_id}")
-    ann.fill("#join-name", "Ann")
-    ann.click("#join")
-    ben = open_page(f"{server.url}/?table={table_id}")
-    ben.fill("#join-name", "Ben")
-    ben.click("#join")
+    table_id, ann, ben = ann_and_ben(server, open_page)
     ben.wait_for_selector("#players")
     play_out(server, table_id, [token_of(ann, table_id), token_of(ben, table_id)])
     # The whole game was played in a moment over HTTP: each page opens the finished table afresh.
