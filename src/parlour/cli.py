@@ -6,7 +6,7 @@ import json
 import sys
 from dataclasses import fields
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from parlour.engine.errors import ParlourError, RecordError
 from parlour.engine.game import Game
 from parlour.engine.package import RULES_FILE, rules_page
 from parlour.engine.registry import broken_games, game_class, game_classes
+
+if TYPE_CHECKING:
+    from parlour.arena import commands
 
 app = typer.Typer(
     help="parlour: Hatairo, Hatflings!, Hanbok Runway and Yamataï — play, simulate, analyse.",
@@ -240,6 +243,17 @@ BackendOpt = Annotated[str, typer.Option(help="local (process pool) or ray")]
 AddressOpt = Annotated[str | None, typer.Option(help="address of a running Ray cluster (with --backend ray)")]
 
 
+def _arena_settings(
+    workers: int | None, backend: str, address: str | None, out: Path | None, resume: bool, as_json: bool
+) -> commands.Settings:
+    """How `simulate` and `compare` run their tournaments; --resume needs the folder it resumes."""
+    from parlour.arena import commands
+
+    if resume and out is None:
+        raise fail("--resume continues the tournament an --out folder holds; give that --out folder")
+    return commands.Settings(workers, backend, address, out, resume, as_json)
+
+
 @app.command(context_settings=GAME_OPTIONS)
 def simulate(
     ctx: typer.Context,
@@ -259,9 +273,7 @@ def simulate(
     """Bots against bots, seats rotated: wins, seats, scores, and with --out a full report."""
     from parlour.arena import commands
 
-    if resume and out is None:
-        raise fail("--resume continues the tournament an --out folder holds; give that --out folder")
-    settings = commands.Settings(workers, backend, address, out, resume, as_json)
+    settings = _arena_settings(workers, backend, address, out, resume, as_json)
     try:
         code = commands.simulate(game, agents, games, seed, players, ctx.args, option, settings)
     except ParlourError as error:
@@ -290,9 +302,7 @@ def compare(
     """The same tournament (seeds, seats) on two or more sides (--variant, --data), reported side by side."""
     from parlour.arena import commands
 
-    if resume and out is None:
-        raise fail("--resume continues the tournament an --out folder holds; give that --out folder")
-    settings = commands.Settings(workers, backend, address, out, resume, as_json)
+    settings = _arena_settings(workers, backend, address, out, resume, as_json)
     try:
         code = commands.compare(game, agents, variant, games, seed, players, settings, data)
     except ParlourError as error:
