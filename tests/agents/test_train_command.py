@@ -61,3 +61,25 @@ def test_a_tiny_run_writes_weights_and_a_card_and_resumes(tmp_path: Path) -> Non
     assert "6 games played" in again.output
     journal = out / "games" / "line-up-0" / "records.jsonl"
     assert len(journal.read_text().splitlines()) == 6  # the games came back from the folder, none played twice
+
+
+@pytest.mark.slow
+def test_the_same_command_trains_the_same_weights(tmp_path: Path) -> None:
+    """What docs/bots.md promises of the shipped evaluator: its card's command, run again, writes the
+    same weights (the games, the positions kept, the split and the fit all follow the seeds)."""
+    pytest.importorskip("jax")
+    import numpy as np
+
+    made = []
+    for run in ("first", "second"):  # --minutes only bounds the run: games and steps end it first
+        out = tmp_path / run
+        command = ["train", "hatflings", "--out", str(out), "--minutes", "5", "--max-games", "4"]
+        command += ["--round-games", "2", "--agents", "greedy,random", "--hidden", "8", "--steps", "20"]
+        command += ["--check-games", "0", "--lam", "0.8"]
+        result = runner.invoke(app, command)
+        assert result.exit_code == 0, result.output
+        made.append(np.load(out / "evaluator_2p.npz"))
+    first, second = made
+    assert sorted(first.files) == sorted(second.files)
+    for name in first.files:
+        assert np.array_equal(first[name], second[name]), name
