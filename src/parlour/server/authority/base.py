@@ -37,6 +37,7 @@ from parlour.server.settings import Settings
 
 if TYPE_CHECKING:
     from parlour.server.authority.opening import Opening, OpeningStep
+    from parlour.server.authority.sync import Heard
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -97,6 +98,8 @@ class HubBase:
             self.events.subscribe(Resynced, self._resync)
             self.events.subscribe(LeaseGained, self._lease_gained)
         self.marked: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        # Per table, the actions other processes' move notices brought, until applied (sync.py).
+        self.heard: dict[str, Heard] = {}
 
     # The methods of every part (each defined in its own module), for the type checker of the others.
     if TYPE_CHECKING:
@@ -183,6 +186,7 @@ class HubBase:
         @staticmethod
         def _hand_to_bot(table: LiveTable, seat: Seat, spec: str) -> None: ...
         async def catch_up(self, table: LiveTable) -> None: ...
+        async def apply_heard(self, table: LiveTable) -> None: ...
         def _apply_stored(self, table: LiveTable, stored: list[tuple[int, int]]) -> None: ...
         async def refresh_seats(self, table: LiveTable) -> None: ...
         @staticmethod

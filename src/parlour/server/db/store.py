@@ -20,8 +20,9 @@ from sqlalchemy.orm import Session
 
 from parlour.deal import Deal
 from parlour.engine.errors import ParlourError
-from parlour.server.cluster.fanout import notify
+from parlour.server.cluster.fanout import move_notices, notify
 from parlour.server.db.models import ActionRow, SeatRow, TableRow, now
+from parlour.server.settings import PAYLOAD_LIMIT
 
 # The key of the advisory lock under which a PostgreSQL schema is migrated: processes starting
 # together migrate one after another.
@@ -105,6 +106,8 @@ class Store:
         # must hear of is announced on, and this process's name in those notices (server/fanout.py).
         self.channel: str | None = None
         self.origin = ""
+        # The longest move notice that carries its actions (Settings.notice_bytes).
+        self.notice_bytes = PAYLOAD_LIMIT
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             database = self.engine.url.database
@@ -228,8 +231,8 @@ class Store:
             if finished:
                 connection.execute(update(TableRow).where(TableRow.id.in_(finished)).values(finished_at=now()))
             if self.channel is not None:
-                reached = {a.table_id: a.ply + 1 for a in batch}  # a batch holds a table's plies in order
-                self.announce(connection, [f"m {self.origin} {t} {v}" for t, v in reached.items()])
+                committed = [(a.table_id, a.ply, a.action_id, a.seat) for a in batch]
+                self.announce(connection, move_notices(self.origin, committed, self.notice_bytes))
 
     # --- reads -------------------------------------------------------------------------------
 
