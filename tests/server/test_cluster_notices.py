@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from parlour.server import Settings
+from parlour.server.authority.events import NoticeHeard
 from parlour.server.authority.hub import Hub
 from parlour.server.authority.sync import Heard
 from parlour.server.authority.table import LiveTable
@@ -230,6 +231,37 @@ def test_moves_missed_while_not_listening_are_caught_up(schema_db: str) -> None:
             await play(first, table, 3, seed=7)
             await until(lambda: there.version == table.version, "the moves after")
             check_told(table, there, 0)
+        finally:
+            await stop(first, second)
+
+    asyncio.run(scenario())
+
+
+@postgres
+@pytest.mark.postgres
+def test_a_process_where_nobody_plays_or_watches_a_table_does_no_work_for_its_moves(schema_db: str) -> None:
+    async def scenario() -> None:
+        first, second, table, there = await two_processes(schema_db)
+        try:
+            there.clients.clear()  # the second process's clients left: the table is in memory, unused
+            heard: list[Notice] = []
+            second.events.subscribe(NoticeHeard, lambda event: heard.append(event.notice))
+            reads = count_reads(second)
+            await play(first, table, MOVES, seed=8)
+            await until(lambda: sum(n.kind == "m" for n in heard) == table.version, "every notice heard")
+            await settled(second)
+            # Nothing read, nothing applied: the table left memory, marked to be read afresh.
+            assert reads[0] == 0 and there.version == 0 and there.stale
+            assert table.id not in second.tables and second.heard == {}
+            # Asked for again, it is the same table, brought up to date by one read.
+            assert await second.table(table.id) is there
+            assert there.version == table.version and not there.stale and reads[0] == 1
+            # A client watching it again gets every later move from the notices alone.
+            there.clients.add(Client(None))  # type: ignore[arg-type]
+            second.keep(there)
+            await play(first, table, 4, seed=9)
+            await until(lambda: there.version == table.version, "the moves watched")
+            assert reads[0] == 1
         finally:
             await stop(first, second)
 

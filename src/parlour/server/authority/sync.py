@@ -49,6 +49,7 @@ class Sync(HubBase):
     async def catch_up(self, table: LiveTable) -> None:
         """Apply the actions other processes have committed at this table since its version here."""
         async with table.lock:
+            table.stale = False  # whatever was committed before this read is in it
             stored = await self.db.run(self.store.actions_from, table.id, table.version)
             self._apply_stored(table, stored)
         self.let_go_if_over(table)
@@ -151,6 +152,9 @@ class Sync(HubBase):
                 # Already applied (a conflict on this very move caught up first); a bot may be next.
                 self.wake_bots(table)
                 return
+            if self.tables.get(table.id) is not table or not self._in_use(table):
+                self.set_aside(table)  # nobody here plays or watches it: no work for its moves
+                return
             # What the notice carries waits here for the job, which applies every notice heard
             # meanwhile in one go (a job reading the database instead runs under a key of its own).
             self.heard.setdefault(table.id, Heard()).add(notice)
@@ -167,6 +171,8 @@ class Sync(HubBase):
             self.cluster.soon("s", table.id, lambda table=table: self.refresh_seats(table))  # type: ignore[misc]
             self.cluster.soon("m", table.id, lambda table=table: self.catch_up(table))  # type: ignore[misc]
             self.cluster.soon("e", table.id, lambda table=table: self.end_heard(table))  # type: ignore[misc]
+        for held in list(self.held.values()):
+            held.stale = True  # let go of, but still held by a request: read afresh when used again
         self.forget_summaries()
 
     def _lease_gained(self, event: LeaseGained) -> None:
