@@ -181,6 +181,16 @@ def test_a_process_applies_the_moves_it_hears_of_without_reading_them_back(schem
             reads = count_reads(second)
             await play(first, table, MOVES, seed=3)
             await until(lambda: there.version == table.version, "the moves heard")
+            assert reads[0] == 0
+            # Notices heard while the table is busy here (its lock held) wait, and are applied
+            # in order once it is free, still without a read.
+            heard: list[Notice] = []
+            second.events.subscribe(NoticeHeard, lambda event: heard.append(event.notice))
+            async with there.lock:
+                await play(first, table, 3, seed=4)
+                await until(lambda: len(heard) == 3, "the notices heard")
+                assert there.version == table.version - 3
+            await until(lambda: there.version == table.version, "the moves held back")
             await settled(second)
             assert reads[0] == 0
             assert second.heard == {}  # nothing left waiting

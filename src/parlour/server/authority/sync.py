@@ -55,6 +55,19 @@ class Sync(HubBase):
         self.let_go_if_over(table)
         self.wake_bots(table)
 
+    def _apply_heard_now(self, table: LiveTable) -> bool:
+        """Apply the heard actions at once, if they are all known here: nothing holds the table
+        (its lock is free), and with no wait in between nothing can come between (no task, no
+        lock to take for a move heard, the usual case). False: they need a read, in a job."""
+        run = self.heard[table.id].run_from(table.version)
+        if run is None:
+            return False
+        del self.heard[table.id]
+        self._apply_stored(table, run)
+        self.let_go_if_over(table)
+        self.wake_bots(table)
+        return True
+
     async def apply_heard(self, table: LiveTable) -> None:
         """Apply the actions the move notices heard for this table carried, without reading them
         back; read them back instead if one is not known here."""
@@ -155,10 +168,11 @@ class Sync(HubBase):
             if self.tables.get(table.id) is not table or not self._in_use(table):
                 self.set_aside(table)  # nobody here plays or watches it: no work for its moves
                 return
-            # What the notice carries waits here for the job, which applies every notice heard
-            # meanwhile in one go (a job reading the database instead runs under a key of its own).
             self.heard.setdefault(table.id, Heard()).add(notice)
-            cluster.soon("heard", notice.table_id, lambda: self.apply_heard(table))
+            if table.lock.locked() or cluster.busy("heard", table.id) or not self._apply_heard_now(table):
+                # What the notice carries waits here for the job, which applies every notice heard
+                # meanwhile in one go (a job reading the database runs under a key of its own).
+                cluster.soon("heard", table.id, lambda: self.apply_heard(table))
             return
         jobs = {"m": self.catch_up, "e": self.end_heard}
         job = jobs.get(notice.kind, self.refresh_seats)

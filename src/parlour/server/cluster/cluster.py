@@ -95,6 +95,10 @@ class Cluster:
             return
         self.running[key] = asyncio.create_task(self._repeat(key, job))
 
+    def busy(self, kind: str, table_id: str) -> bool:
+        """Whether a job of this kind for this table is running or waiting to (see `soon`)."""
+        return (kind, table_id) in self.running
+
     async def _repeat(self, key: tuple[str, str], job: Job) -> None:
         try:
             while True:
