@@ -130,16 +130,11 @@ def read_json(text: str, max_depth: int) -> Any:
         raise too_deep(max_depth) from None
     except ValueError as error:  # NaN, Infinity, an integer of more than 4300 digits
         raise ServerError("bad_json", f"not valid JSON: {error}") from None
-    if not _plainly_fine(text, max_depth):
+    # Walked unless the text itself shows the value passes (a move's message, every time): with no
+    # backslash every decoded string stands in the text as it is, and no more brackets, no deeper.
+    if "\\" in text or REFUSED.search(text) or text.count("{") + text.count("[") > max_depth:
         _check_value(value, max_depth)
     return value
-
-
-def _plainly_fine(text: str, max_depth: int) -> bool:
-    """Whether the text itself shows that its value passes `_check_value`, without walking it (a
-    move's message, every time): no backslash, so every string decoded from it stands in it as it
-    is; no refused character anywhere in it; and no more brackets than max_depth, so no deeper."""
-    return "\\" not in text and REFUSED.search(text) is None and text.count("{") + text.count("[") <= max_depth
 
 
 def _check_value(value: Any, max_depth: int) -> None:
