@@ -11,7 +11,7 @@ import asyncio
 import json
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -167,112 +167,108 @@ def check_told(table: LiveTable, here: LiveTable, since: int) -> None:
             assert update["view"] == json.loads(json.dumps(position.view(seat)))
 
 
-async def stop(*hubs: Hub) -> None:
-    for hub in hubs:
-        await hub.stop()
+Scenario = Callable[[Hub, Hub, LiveTable, LiveTable], Awaitable[None]]
+
+
+def in_two_processes(db: str, scenario: Scenario, **settings: Any) -> None:
+    """Run `scenario(first, second, table, there)` on two processes (see two_processes)."""
+
+    async def run() -> None:
+        first, second, table, there = await two_processes(db, **settings)
+        try:
+            await scenario(first, second, table, there)
+        finally:
+            await first.stop()
+            await second.stop()
+
+    asyncio.run(run())
 
 
 @postgres
 @pytest.mark.postgres
 def test_a_process_applies_the_moves_it_hears_of_without_reading_them_back(schema_db: str) -> None:
-    async def scenario() -> None:
-        first, second, table, there = await two_processes(schema_db)
-        try:
-            reads = count_reads(second)
-            await play(first, table, MOVES, seed=3)
-            await until(lambda: there.version == table.version, "the moves heard")
-            assert reads[0] == 0
-            # Notices heard while the table is busy here (its lock held) wait, and are applied
-            # in order once it is free, still without a read.
-            heard: list[Notice] = []
-            second.events.subscribe(NoticeHeard, lambda event: heard.append(event.notice))
-            async with there.lock:
-                await play(first, table, 3, seed=4)
-                await until(lambda: len(heard) == 3, "the notices heard")
-                assert there.version == table.version - 3
-            await until(lambda: there.version == table.version, "the moves held back")
-            await settled(second)
-            assert reads[0] == 0
-            assert second.heard == {}  # nothing left waiting
-            check_told(table, there, 0)
-        finally:
-            await stop(first, second)
+    async def scenario(first: Hub, second: Hub, table: LiveTable, there: LiveTable) -> None:
+        reads = count_reads(second)
+        await play(first, table, MOVES, seed=3)
+        await until(lambda: there.version == table.version, "the moves heard")
+        assert reads[0] == 0
+        # Notices heard while the table is busy here (its lock held) wait, and are applied
+        # in order once it is free, still without a read.
+        heard: list[Notice] = []
+        second.events.subscribe(NoticeHeard, lambda event: heard.append(event.notice))
+        async with there.lock:
+            await play(first, table, 3, seed=4)
+            await until(lambda: len(heard) == 3, "the notices heard")
+            assert there.version == table.version - 3
+        await until(lambda: there.version == table.version, "the moves held back")
+        await settled(second)
+        assert reads[0] == 0
+        assert second.heard == {}  # nothing left waiting
+        check_told(table, there, 0)
 
-    asyncio.run(scenario())
+    in_two_processes(schema_db, scenario)
 
 
 @postgres
 @pytest.mark.postgres
 def test_a_notice_too_long_for_its_actions_has_them_read_back(schema_db: str) -> None:
-    async def scenario() -> None:
-        # No notice carries its actions: every move is read back, and played out just the same.
-        first, second, table, there = await two_processes(schema_db, notice_bytes=0)
-        try:
-            reads = count_reads(second)
-            await play(first, table, MOVES, seed=4)
-            await until(lambda: there.version == table.version, "the moves heard")
-            await settled(second)
-            assert reads[0] >= 1
-            check_told(table, there, 0)
-        finally:
-            await stop(first, second)
+    async def scenario(first: Hub, second: Hub, table: LiveTable, there: LiveTable) -> None:
+        reads = count_reads(second)
+        await play(first, table, MOVES, seed=4)
+        await until(lambda: there.version == table.version, "the moves heard")
+        await settled(second)
+        assert reads[0] >= 1
+        check_told(table, there, 0)
 
-    asyncio.run(scenario())
+    # No notice carries its actions: every move is read back, and played out just the same.
+    in_two_processes(schema_db, scenario, notice_bytes=0)
 
 
 @postgres
 @pytest.mark.postgres
 def test_moves_missed_while_not_listening_are_caught_up(schema_db: str) -> None:
-    async def scenario() -> None:
-        first, second, table, there = await two_processes(schema_db)
-        try:
-            await play(first, table, 2, seed=5)
-            await until(lambda: there.version == table.version, "the first moves heard")
-            assert second.cluster is not None and second.cluster.listener is not None
-            listening = second.cluster.listener.listening
-            listening.clear()
-            # The second process's listening connection drops: the moves played meanwhile are
-            # never announced to it, and are read once it listens again.
-            session = f"application_name = '{second.cluster.name}'"
-            run_sql(POSTGRES_URL, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {session}")
-            await play(first, table, 4, seed=6)
-            await until(listening.is_set, "listening again")
-            await until(lambda: there.version == table.version, "the missed moves")
-            await play(first, table, 3, seed=7)
-            await until(lambda: there.version == table.version, "the moves after")
-            check_told(table, there, 0)
-        finally:
-            await stop(first, second)
+    async def scenario(first: Hub, second: Hub, table: LiveTable, there: LiveTable) -> None:
+        await play(first, table, 2, seed=5)
+        await until(lambda: there.version == table.version, "the first moves heard")
+        assert second.cluster is not None and second.cluster.listener is not None
+        listening = second.cluster.listener.listening
+        listening.clear()
+        # The second process's listening connection drops: the moves played meanwhile are
+        # never announced to it, and are read once it listens again.
+        session = f"application_name = '{second.cluster.name}'"
+        run_sql(POSTGRES_URL, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {session}")
+        await play(first, table, 4, seed=6)
+        await until(listening.is_set, "listening again")
+        await until(lambda: there.version == table.version, "the missed moves")
+        await play(first, table, 3, seed=7)
+        await until(lambda: there.version == table.version, "the moves after")
+        check_told(table, there, 0)
 
-    asyncio.run(scenario())
+    in_two_processes(schema_db, scenario)
 
 
 @postgres
 @pytest.mark.postgres
 def test_a_process_where_nobody_plays_or_watches_a_table_does_no_work_for_its_moves(schema_db: str) -> None:
-    async def scenario() -> None:
-        first, second, table, there = await two_processes(schema_db)
-        try:
-            there.clients.clear()  # the second process's clients left: the table is in memory, unused
-            heard: list[Notice] = []
-            second.events.subscribe(NoticeHeard, lambda event: heard.append(event.notice))
-            reads = count_reads(second)
-            await play(first, table, MOVES, seed=8)
-            await until(lambda: sum(n.kind == "m" for n in heard) == table.version, "every notice heard")
-            await settled(second)
-            # Nothing read, nothing applied: the table left memory, marked to be read afresh.
-            assert reads[0] == 0 and there.version == 0 and there.stale
-            assert table.id not in second.tables and second.heard == {}
-            # Asked for again, it is the same table, brought up to date by one read.
-            assert await second.table(table.id) is there
-            assert there.version == table.version and not there.stale and reads[0] == 1
-            # A client watching it again gets every later move from the notices alone.
-            there.clients.add(Client(None))  # type: ignore[arg-type]
-            second.keep(there)
-            await play(first, table, 4, seed=9)
-            await until(lambda: there.version == table.version, "the moves watched")
-            assert reads[0] == 1
-        finally:
-            await stop(first, second)
+    async def scenario(first: Hub, second: Hub, table: LiveTable, there: LiveTable) -> None:
+        there.clients.clear()  # the second process's clients left: the table is in memory, unused
+        heard: list[Notice] = []
+        second.events.subscribe(NoticeHeard, lambda event: heard.append(event.notice))
+        reads = count_reads(second)
+        await play(first, table, MOVES, seed=8)
+        await until(lambda: sum(n.kind == "m" for n in heard) == table.version, "every notice heard")
+        await settled(second)
+        # Nothing read, nothing applied: the table left memory, marked to be read afresh.
+        assert reads[0] == 0 and there.version == 0 and there.stale
+        assert table.id not in second.tables and second.heard == {}
+        # Asked for again, it is the same table, brought up to date by one read.
+        assert await second.table(table.id) is there
+        assert there.version == table.version and not there.stale and reads[0] == 1
+        # A client watching it again gets every later move from the notices alone.
+        there.clients.add(Client(None))  # type: ignore[arg-type]
+        second.keep(there)
+        await play(first, table, 4, seed=9)
+        await until(lambda: there.version == table.version, "the moves watched")
+        assert reads[0] == 1
 
-    asyncio.run(scenario())
+    in_two_processes(schema_db, scenario)
