@@ -406,3 +406,38 @@ def test_a_fault_answering_a_message_keeps_the_socket(seated: Seated, monkeypatc
         "id": "s1",
     }
     assert seated.ann.version() == 0  # the same connection goes on
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"act","action":12,"version":5}',
+        '{"type":"act","action":"place general at c4","version":5}',
+        '{"type":"chat","text":"\\u0000"}',  # escapes decode to refused characters
+        '{"type":"chat","text":"\\u202e"}',
+        '{"type":"chat","text":"a\\nb"}',
+        '{"type":"chat","text":"a\\\\b"}',
+        '{"type":"chat","text":"\u202e"}',
+        '{"type":\n"act"}',  # whitespace the walk accepts, which the text's own look does not
+        '{"\\u0007":1}',
+        "[" * 40 + "1" + "]" * 40,
+        '{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}',  # brackets in a string
+        '{"a":[{"b":[{"c":[1]}]}]}',
+    ],
+)
+def test_a_message_read_without_walking_it_is_judged_as_the_walk_judges_it(text: str) -> None:
+    """A message whose text shows it is fine is not walked (server/edge/guard.py): every text is
+    accepted or refused exactly as the full walk of its value does, with the same error."""
+    from parlour.server.edge.guard import _check_value, read_json
+
+    for depth in (3, 8, 32):
+        try:
+            walked: Any = json.loads(text)
+            _check_value(walked, depth)
+        except ServerError as error:
+            walked = (error.code, error.message)
+        try:
+            read: Any = read_json(text, depth)
+        except ServerError as error:
+            read = (error.code, error.message)
+        assert read == walked, (text, depth)

@@ -8,6 +8,9 @@ from typing import Any
 
 import parlour
 
+# PostgreSQL's longest notice payload (server/cluster/fanout.py says what a notice carries).
+PAYLOAD_LIMIT = 7999
+
 DEFAULT_DB = "parlour.sqlite"
 WEB_DIR = Path(parlour.__file__).resolve().parent / "web"
 
@@ -189,6 +192,11 @@ class Settings:
     # The most tables one process takes over in one round (a third of lease_seconds), so that
     # the survivors of a dead process share its tables rather than the first one taking all.
     lease_take: int = 100
+    # The longest move notice, in bytes, that carries the committed actions themselves (the other
+    # processes apply them without reading them back); a batch of a table's actions that would
+    # make it longer is announced without them and read back. At most 7999 (PostgreSQL refuses
+    # 8000 and more); 0: never carry them.
+    notice_bytes: int = 7999
     # --- Running a community (docs/server.md, "Running a community") ---
     # Hours a password-reset code works; messages before and after a reported one copied into the
     # report; seconds each process keeps the refused-words list before reading it again (an edit
@@ -227,6 +235,9 @@ class Settings:
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+        if type(self.notice_bytes) is not int or not 0 <= self.notice_bytes <= PAYLOAD_LIMIT:
+            shown = repr(self.notice_bytes)
+            raise ValueError(f"notice_bytes must be a whole number from 0 to {PAYLOAD_LIMIT}, got {shown}")
         if not self.review_seconds > 0:
             raise ValueError(f"review_seconds must be more than 0, got {self.review_seconds!r}")
 

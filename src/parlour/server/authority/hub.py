@@ -125,6 +125,8 @@ class Hub(MovePath, Openers, Bots, Lobby, Endings, Sync):
         """A table by id; one not in memory (finished, or idle for a while) is rebuilt from the database."""
         table = self._in_memory(table_id)
         if table is not None:
+            if table.stale:
+                await self.catch_up(table)
             return table
         if len(table_id) > 32:
             raise not_found(table_id)
@@ -160,6 +162,8 @@ class Hub(MovePath, Openers, Bots, Lobby, Endings, Sync):
         tables in memory, so without this the table would never be seen in use again."""
         if table.id not in self.tables:
             self._take_back(table)
+        if table.stale and self.cluster is not None:  # set aside while the connection said hello
+            self.cluster.soon("m", table.id, lambda: self.catch_up(table))
 
     def _take_back(self, table: LiveTable) -> LiveTable:
         """Keep `table` in memory again (rebuilt, or let go of but still held somewhere)."""

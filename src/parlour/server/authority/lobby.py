@@ -85,6 +85,8 @@ class Lobby(HubBase):
             return summary
         held = self._in_memory(record.id)
         if held is not None:
+            if held.stale:
+                await self.catch_up(held)
             return held.summary("")
         try:
             table = await anyio.to_thread.run_sync(self._rebuild, record)
@@ -112,6 +114,15 @@ class Lobby(HubBase):
         request at it); a request for it later rebuilds it, its summary stays for the lobby."""
         if table.status == FINISHED and self.tables.get(table.id) is table and not self._in_use(table):
             self._let_go(table)
+
+    def set_aside(self, table: LiveTable) -> None:
+        """Another process moved at `table`, which nobody here plays or watches (no client, no
+        bot, no lease): rather than replay moves nobody here is shown, it leaves memory, marked
+        stale, and is read afresh if it is asked for again (Hub.table, Hub.keep, Hub.submit)."""
+        table.stale = True
+        if self.tables.get(table.id) is table:
+            self._let_go(table)
+        self.forget_summary(table.id)
 
     def sweep(self) -> None:
         """Let go of the finished tables nothing holds, and of the tables idle for idle_seconds:

@@ -52,6 +52,8 @@ class MovePath(HubBase):
     ) -> Move:
         if self.tables.get(table.id) is not table:
             self._take_back(table)  # let go of while a connection held it: it is being played again
+        if table.stale:
+            await self.catch_up(table)
         arrived = time.perf_counter()
         async with table.lock:
             position = table.state_for(seat)

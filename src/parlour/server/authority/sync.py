@@ -3,6 +3,7 @@ tables, and the jobs the cluster runs for them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from parlour.agents import make_agent
@@ -15,14 +16,69 @@ from parlour.server.authority.events import (
     SeatsChanged,
 )
 from parlour.server.authority.table import LiveTable, Move, Seat
+from parlour.server.cluster.fanout import Notice
+
+
+@dataclass
+class Heard:
+    """The actions other processes' move notices brought for one table, not applied yet."""
+
+    actions: dict[int, tuple[int, int]] = field(default_factory=dict)  # ply -> (action id, seat)
+    reached: int = 0  # the highest version announced, whether its notice carried its actions or not
+
+    def add(self, notice: Notice) -> None:
+        version = notice.number or 0
+        self.reached = max(self.reached, version)
+        if notice.actions is not None:
+            first = version - len(notice.actions)
+            self.actions.update(zip(range(first, version), notice.actions, strict=True))
+
+    def run_from(self, ply: int) -> list[tuple[int, int]] | None:
+        """The actions from `ply` up to the highest version announced, or None if one of them
+        is not known here (its notice carried none, or was missed): then they are read back."""
+        run = []
+        for at in range(ply, self.reached):
+            known = self.actions.get(at)
+            if known is None:
+                return None
+            run.append(known)
+        return run
 
 
 class Sync(HubBase):
     async def catch_up(self, table: LiveTable) -> None:
         """Apply the actions other processes have committed at this table since its version here."""
         async with table.lock:
+            table.stale = False  # whatever was committed before this read is in it
             stored = await self.db.run(self.store.actions_from, table.id, table.version)
             self._apply_stored(table, stored)
+        self.let_go_if_over(table)
+        self.wake_bots(table)
+
+    def _apply_heard_now(self, table: LiveTable) -> bool:
+        """Apply the heard actions at once, if they are all known here: nothing holds the table
+        (its lock is free), and with no wait in between nothing can come between (no task, no
+        lock to take for a move heard, the usual case). False: they need a read, in a job."""
+        run = self.heard[table.id].run_from(table.version)
+        if run is None:
+            return False
+        del self.heard[table.id]
+        self._apply_stored(table, run)
+        self.let_go_if_over(table)
+        self.wake_bots(table)
+        return True
+
+    async def apply_heard(self, table: LiveTable) -> None:
+        """Apply the actions the move notices heard for this table carried, without reading them
+        back; read them back instead if one is not known here."""
+        async with table.lock:
+            heard = self.heard.pop(table.id, None)
+            if heard is None:
+                return  # applied by a run of this job that saw its notice already
+            run = heard.run_from(table.version)
+            if run is None:
+                run = await self.db.run(self.store.actions_from, table.id, table.version)
+            self._apply_stored(table, run)
         self.let_go_if_over(table)
         self.wake_bots(table)
 
@@ -104,9 +160,19 @@ class Sync(HubBase):
                 seat = notice.number
                 cluster.soon("h", f"{notice.table_id}/{seat}", lambda: self.commit_held(table, seat))
             return
-        if notice.kind == "m" and notice.number is not None and notice.number <= table.version:
-            # Already applied (a conflict on this very move caught up first); a bot may be next.
-            self.wake_bots(table)
+        if notice.kind == "m" and notice.number is not None:
+            if notice.number <= table.version:
+                # Already applied (a conflict on this very move caught up first); a bot may be next.
+                self.wake_bots(table)
+                return
+            if self.tables.get(table.id) is not table or not self._in_use(table):
+                self.set_aside(table)  # nobody here plays or watches it: no work for its moves
+                return
+            self.heard.setdefault(table.id, Heard()).add(notice)
+            if table.lock.locked() or cluster.busy("heard", table.id) or not self._apply_heard_now(table):
+                # What the notice carries waits here for the job, which applies every notice heard
+                # meanwhile in one go (a job reading the database runs under a key of its own).
+                cluster.soon("heard", table.id, lambda: self.apply_heard(table))
             return
         jobs = {"m": self.catch_up, "e": self.end_heard}
         job = jobs.get(notice.kind, self.refresh_seats)
@@ -119,6 +185,8 @@ class Sync(HubBase):
             self.cluster.soon("s", table.id, lambda table=table: self.refresh_seats(table))  # type: ignore[misc]
             self.cluster.soon("m", table.id, lambda table=table: self.catch_up(table))  # type: ignore[misc]
             self.cluster.soon("e", table.id, lambda table=table: self.end_heard(table))  # type: ignore[misc]
+        for held in list(self.held.values()):
+            held.stale = True  # let go of, but still held by a request: read afresh when used again
         self.forget_summaries()
 
     def _lease_gained(self, event: LeaseGained) -> None:

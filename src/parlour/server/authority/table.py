@@ -101,6 +101,9 @@ class LiveTable:
     touched: float = field(default_factory=time.monotonic)
     # The steps the seat to move has taken this turn and may still take back (Hub.undo).
     tentative: Tentative | None = None
+    # Several processes: moves were committed elsewhere that this copy has not applied, since
+    # nobody here played or watched it (Hub.set_aside); it is read afresh before it is used again.
+    stale: bool = False
     # How the table ended when its game did not: 'expired', 'conceded N' or 'left N' (Hub.expire_idle,
     # Hub.concede, Hub.leave).
     ended: str | None = None

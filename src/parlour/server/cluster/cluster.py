@@ -1,9 +1,10 @@
 """Several server processes on one PostgreSQL database: what each does so that they play as one.
 
 - Moves: a move is committed by whichever process received it, through the same checks and the
-  actions' primary key as ever; its NOTIFY (server/fanout.py) makes every other process holding
-  the table read the new actions from the database, apply them to its table in memory and send
-  each of its clients the update its seat may see.
+  actions' primary key as ever; its NOTIFY (server/fanout.py) carries the actions, and every
+  other process holding the table applies them to its table in memory (reading them from the
+  database only when the notice could not carry them or one was missed) and sends each of its
+  clients the update its seat may see.
 - Seats and chat: the same, for a seat taken, resumed or forfeited, and for a chat message; and
   for a table that ended before its game did (conceded, left, expired), which every process
   holding it ends as stored and tells its clients.
@@ -59,6 +60,7 @@ class Cluster:
         store = self.store
         store.origin = self.name
         store.channel = await self.db.run(channel_of, store.engine)
+        store.notice_bytes = self.settings.notice_bytes
         self.listener = Listener(store.engine, store.channel, self.name, self._heard, self._resync)
         await self.listener.start()
 
@@ -92,6 +94,10 @@ class Cluster:
             self.again.add(key)
             return
         self.running[key] = asyncio.create_task(self._repeat(key, job))
+
+    def busy(self, kind: str, table_id: str) -> bool:
+        """Whether a job of this kind for this table is running or waiting to (see `soon`)."""
+        return (kind, table_id) in self.running
 
     async def _repeat(self, key: tuple[str, str], job: Job) -> None:
         try:

@@ -3,13 +3,20 @@
 Whatever one process commits that the others' clients must see is announced on the database's
 notification channel, in the very transaction that commits it (PostgreSQL delivers a NOTIFY only
 when, and once, its transaction commits, in commit order). Each process listens on a connection
-of its own and hands every notice from another process to the hub, which reads what changed from
-the database: a notice says only which table and what kind of change, never a seat's secret.
+of its own and hands every notice from another process to the hub. A notice is server-internal
+(it never reaches a client) and says which table and what kind of change:
 
-    m <origin> <table> <version>   actions were committed; the table is at <version>
-    s <origin> <table>             a seat changed (taken, resumed on another device, forfeited)
-    c <origin> <table> <chat id>   a chat message was written
-    e <origin> <table>             the table ended before its game did (conceded, left, expired)
+    m <origin> <table> <version> <actions>   actions were committed; the table is at <version>
+    s <origin> <table>                       a seat changed (taken, resumed on another device, forfeited)
+    c <origin> <table> <chat id>             a chat message was written
+    h <origin> <table> <seat>                the seat now plays through <origin>: commit its held steps
+    e <origin> <table>                       the table ended before its game did (conceded, left, expired)
+
+A move notice carries the committed actions themselves, `<action id>.<seat>` comma-separated in
+ply order, the last at ply <version> - 1, so that a process holding the table applies them
+without reading them back. When they would make the payload longer than `notice_bytes`
+(PostgreSQL refuses 8000 bytes and more) they are left out, and so is `<actions>`: the process
+then reads the actions from the database, as it does for every other kind of notice.
 
 The channel is named after the database schema, so that servers on other schemas of the same
 database (tests, staging) never hear each other. When the listening connection drops, it is
@@ -31,6 +38,7 @@ import psycopg
 from sqlalchemy import Connection, Engine, make_url, text
 
 from parlour.server.edge.logs import log
+from parlour.server.settings import PAYLOAD_LIMIT
 
 # Seconds between attempts to open the listening connection again after it dropped.
 RELISTEN_SECONDS = 1.0
@@ -59,20 +67,63 @@ def notify(connection: Connection, channel: str, notices: list[str]) -> None:
         )
 
 
+Played = tuple[tuple[int, int], ...]  # (action id, seat) of consecutive plies
+
+
+def move_notice(origin: str, table_id: str, version: int, actions: Played | None, limit: int) -> str:
+    """The notice of a table's actions committed up to `version`: with the actions themselves if
+    they are given and the payload stays within `limit` bytes, else without (read them back)."""
+    bare = f"m {origin} {table_id} {version}"
+    if not actions:
+        return bare
+    limit = min(limit, PAYLOAD_LIMIT)
+    carried = f"{bare} {','.join(f'{action}.{seat}' for action, seat in actions)}"
+    return carried if len(carried.encode("utf-8")) <= limit else bare
+
+
+def move_notices(origin: str, committed: list[tuple[str, int, int, int]], limit: int) -> list[str]:
+    """One notice per table of a batch of committed actions (table, ply, action id, seat), each
+    carrying its table's actions if they fit in `limit` bytes."""
+    played: dict[str, list[tuple[str, int, int, int]]] = {}
+    for row in committed:  # a batch holds a table's plies in order
+        played.setdefault(row[0], []).append(row)
+    notices = []
+    for table_id, rows in played.items():
+        first, last = rows[0][1], rows[-1][1]
+        carried = tuple((action, seat) for _, _, action, seat in rows) if last - first == len(rows) - 1 else None
+        notices.append(move_notice(origin, table_id, last + 1, carried, limit))
+    return notices
+
+
+def _played(text: str) -> Played | None:
+    played = []
+    for pair in text.split(","):
+        action, dot, seat = pair.partition(".")
+        if not (dot and action.isdigit() and seat.isdigit()):
+            return None
+        played.append((int(action), int(seat)))
+    return tuple(played)
+
+
 @dataclass(frozen=True)
 class Notice:
     kind: str
     origin: str
     table_id: str
     number: int | None
+    # A move notice's committed actions, the last at ply number - 1 (None: read them back).
+    actions: Played | None = None
 
     @classmethod
     def parse(cls, payload: str) -> Notice | None:
         parts = payload.split(" ")
-        if len(parts) not in (3, 4) or parts[0] not in ("m", "s", "c", "h", "e"):
+        if len(parts) not in (3, 4, 5) or parts[0] not in ("m", "s", "c", "h", "e"):
             return None
-        number = int(parts[3]) if len(parts) == 4 and parts[3].isdigit() else None
-        return cls(parts[0], parts[1], parts[2], number)
+        number = int(parts[3]) if len(parts) >= 4 and parts[3].isdigit() else None
+        actions = _played(parts[4]) if len(parts) == 5 and parts[0] == "m" else None
+        if actions is not None and (number is None or len(actions) > number):
+            actions = None  # not a run of plies ending at the version: read them back
+        return cls(parts[0], parts[1], parts[2], number, actions)
 
 
 class Listener:

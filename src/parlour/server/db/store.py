@@ -14,14 +14,15 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, text, update
+from sqlalchemy import Engine, create_engine, event, func, make_url, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from parlour.deal import Deal
 from parlour.engine.errors import ParlourError
-from parlour.server.cluster.fanout import notify
+from parlour.server.cluster.fanout import move_notices, notify
 from parlour.server.db.models import ActionRow, SeatRow, TableRow, now
+from parlour.server.settings import PAYLOAD_LIMIT
 
 # The key of the advisory lock under which a PostgreSQL schema is migrated: processes starting
 # together migrate one after another.
@@ -105,6 +106,13 @@ class Store:
         # must hear of is announced on, and this process's name in those notices (server/fanout.py).
         self.channel: str | None = None
         self.origin = ""
+        self.notice_bytes = PAYLOAD_LIMIT  # the longest move notice carrying its actions (Settings)
+        # The INSERT of a batch of actions, in the driver's parameter style (SQLite's ?, psycopg's
+        # %s), and the stored form of its time, as SQLAlchemy writes it (text on SQLite).
+        marks = ", ".join([{"qmark": "?", "format": "%s", "pyformat": "%s"}[self.engine.dialect.paramstyle]] * 5)
+        self.insert_actions = f"INSERT INTO actions (table_id, ply, action_id, seat, played_at) VALUES ({marks})"
+        stored = ActionRow.__table__.c.played_at.type.dialect_impl(self.engine.dialect)
+        self.played_at = stored.bind_processor(self.engine.dialect) or (lambda moment: moment)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             database = self.engine.url.database
@@ -215,21 +223,17 @@ class Store:
 
     def append_actions(self, batch: list[NewAction]) -> None:
         """Commit a batch of actions (of any tables) in one transaction."""
-        # One INSERT for all the rows, on a plain connection: the ORM's unit of work cost about as much
-        # CPU again per action (objects, identity map, flush), on the path of every move.
-        played = now()
-        rows = [
-            {"table_id": a.table_id, "ply": a.ply, "action_id": a.action_id, "seat": a.seat, "played_at": played}
-            for a in batch
-        ]
+        # One INSERT for all the rows in the driver's own SQL: the ORM's unit of work, and then
+        # SQLAlchemy's compiling and typing of each statement, cost as much CPU again per batch.
+        played = self.played_at(now())
+        committed = [(a.table_id, a.ply, a.action_id, a.seat) for a in batch]
         with self.engine.begin() as connection:
-            connection.execute(insert(ActionRow), rows)
+            connection.exec_driver_sql(self.insert_actions, [(*row, played) for row in committed])
             finished = [a.table_id for a in batch if a.finishes]
             if finished:
                 connection.execute(update(TableRow).where(TableRow.id.in_(finished)).values(finished_at=now()))
             if self.channel is not None:
-                reached = {a.table_id: a.ply + 1 for a in batch}  # a batch holds a table's plies in order
-                self.announce(connection, [f"m {self.origin} {t} {v}" for t, v in reached.items()])
+                self.announce(connection, move_notices(self.origin, committed, self.notice_bytes))
 
     # --- reads -------------------------------------------------------------------------------
 
@@ -340,8 +344,7 @@ class Store:
             return True
 
     def free_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
-        """A person leaves a table whose game has not started: the seat is free again (if that
-        person still holds it)."""
+        """A person leaves a table whose game has not started: the seat is free again (if still theirs)."""
         with Session(self.engine) as session, session.begin():
             chosen = update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token_hash == token_hash

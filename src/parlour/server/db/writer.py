@@ -37,11 +37,12 @@ class ActionWriter:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
-    async def write(self, action: NewAction) -> None:
-        """Return once `action` is committed; raise what the database raised if it is not."""
+    def write(self, action: NewAction) -> asyncio.Future[None]:
+        """A future done once `action` is committed, or failed with what the database raised.
+        (A plain future rather than a coroutine: one frame less to resume on every move.)"""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((action, done))
-        await done
+        return done
 
     async def _run(self) -> None:
         while True:

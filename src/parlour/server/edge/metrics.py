@@ -17,9 +17,6 @@ dashboard of them.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -89,13 +86,6 @@ class Metrics:
 
     def acted(self, by_bot: bool) -> None:
         self.actions_by[by_bot].inc()
-
-    @contextmanager
-    def timed(self, histogram: Histogram) -> Iterator[None]:
-        """Observe how long the block takes, if it completes."""
-        start = time.perf_counter()
-        yield
-        histogram.observe(time.perf_counter() - start)
 
     def set_gauges(self, tables: int, websockets: int, bot_queue: int) -> None:
         self.tables.set(tables)

@@ -211,6 +211,8 @@ class Ratings:
 
     async def _look_at(self, table_id: str, over: dict[str, bool] | None) -> None:
         table = self.hub.tables.get(table_id) or self.hub.held.get(table_id)
+        if table is not None and table.stale:
+            table = await self.hub.table(table_id)  # moves made elsewhere are read first
         if table is None and over is not None and not over[table_id]:
             return  # being played elsewhere: whoever holds it, or this one later, applies it
         if table is None and (over is not None or table_id not in self.hub.resting):
