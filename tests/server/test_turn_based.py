@@ -81,7 +81,9 @@ def test_a_live_table_has_no_clock(server: LiveServer) -> None:
 
 def test_a_timed_out_turn_is_played_by_the_bot(serve: Callable[..., LiveServer]) -> None:
     server = serve(**QUICK)
-    table = turn_based(server, 0.3)
+    # Two seconds a turn: Ann's runs out while she waits, and Ben's is long enough, on a busy
+    # machine too, for his move to come in time.
+    table = turn_based(server, 2.0)
     first = wait_for_deadline(server, table["id"], 0)
     assert first["mode"] == "turn_based" and first["on_timeout"] == "bot" and first["to_move"] == 0
     ann = server.connect(table["id"], table["tokens"][0])
