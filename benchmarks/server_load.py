@@ -45,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 HOST = "127.0.0.1"
+
+try:  # the clients' process shares the machine with the servers: decode as cheaply as they encode
+    from orjson import loads as decode
+except ImportError:  # pragma: no cover - orjson comes with the server extra
+    decode = json.loads
 
 
 @dataclass
@@ -133,7 +138,7 @@ async def play_table(
                 text = await asyncio.wait_for(ws.recv(), timeout=left)
             except TimeoutError:
                 return
-            message = json.loads(text)
+            message = decode(text)
             kind = message["type"]
             if kind == "error":
                 tally.error(message["code"])
@@ -254,12 +259,15 @@ async def run(
     await asyncio.sleep(0.5)  # let the last hellos be answered
     started = time.monotonic()
     cpu_before = cpu_seconds(pids or [])
+    clients_before = time.process_time()
     if profiled is not None:
         os.kill(profiled, signal.SIGUSR1)
     clock.until = started + args.seconds
     clock.started.set()
     await asyncio.gather(*clients)
     elapsed = time.monotonic() - started
+    # The clients' own process competes with the servers for the cores: how much of one it used.
+    clients_share = round((time.process_time() - clients_before) / elapsed, 2)
     if profiled is not None:
         os.kill(profiled, signal.SIGUSR2)
     cpu_after = cpu_seconds(pids or [])
@@ -282,6 +290,8 @@ async def run(
         "games_finished": tally.games,
         "server_cpu_ms_per_action": cpu_ms,
         "event_loop_cpu_ms_per_action": loop_ms,
+        "clients_cpu_cores": clients_share,
+        "clients_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
         "load_average": os.getloadavg(),
         "latency_ms": {
             "p50": round(1000 * statistics.median(latencies), 1),
@@ -310,6 +320,12 @@ def main() -> None:
         "--workers", type=int, default=1, help="one `parlour serve --workers N` (more than 1: PostgreSQL)"
     )
     parser.add_argument("--profile", type=Path, help="write a cProfile of the measured window to this file")
+    parser.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the clients' event loop (default uvloop, as the server's; asyncio where uvloop is missing)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
@@ -327,7 +343,7 @@ def main() -> None:
     if args.profile is not None and (args.processes > 1 or args.workers > 1 or args.port):
         parser.error("--profile profiles the one server process this benchmark starts")
     if args.port:
-        result = asyncio.run(run(args, [f"http://{HOST}:{args.port}"]))
+        result = play(run(args, [f"http://{HOST}:{args.port}"]), args.loop)
         report(result, args.json)
         return
     with tempfile.TemporaryDirectory() as scratch, fresh_schema(args.db) as db:
@@ -345,7 +361,7 @@ def main() -> None:
             profiled = servers[0].pid if args.profile is not None else None
             if args.profile is not None:
                 args.profile.unlink(missing_ok=True)
-            result = asyncio.run(run(args, bases, [server.pid for server in servers], profiled))
+            result = play(run(args, bases, [server.pid for server in servers], profiled), args.loop)
             if args.profile is not None:
                 wait_for_file(args.profile)
         finally:
@@ -354,6 +370,19 @@ def main() -> None:
             for server in servers:
                 server.wait(30)
     report(result, args.json)
+
+
+def play(clients: Coroutine[Any, Any, dict[str, Any]], loop: str) -> dict[str, Any]:
+    """Run the clients on the event loop asked for (uvloop, where it is installed, costs the
+    clients' process less CPU on a machine whose cores the servers need too)."""
+    if loop == "uvloop":
+        try:
+            import uvloop
+        except ImportError:
+            pass
+        else:
+            return uvloop.run(clients)
+    return asyncio.run(clients)
 
 
 def wait_for_file(path: Path) -> None:
@@ -394,6 +423,7 @@ def report(result: dict[str, Any], as_json: bool) -> None:
         f" {result['actions_per_s']} actions/s with bots, {result['games_finished']} games finished,"
         f" server CPU {result['server_cpu_ms_per_action']} ms per action"
         f" ({result['event_loop_cpu_ms_per_action']} ms on the event loop);"
+        f" the clients used {result['clients_cpu_cores']} of a core ({result['clients_loop']});"
         f" load average {' '.join(f'{x:.2f}' for x in result['load_average'])}\n"
         f"submit-to-broadcast latency: p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms,"
         f" max {lat['max']} ms; errors: {result['errors'] or 'none'}"
