@@ -23,6 +23,21 @@ shipped and are played from benchmarks/results/evaluators/ with `weights=FILE`),
         --mcts mcts:weights=benchmarks/results/evaluators/hanbok_runway_2p.npz,puct=1,even=0.25,seconds=0.1 \
         --start 22000 --games 22060 --no-docs --journal benchmarks/results/learned_hanbok_runway_mcts.jsonl
 
+The rows of Hatflings!' default search at its iteration budget (200 iterations, which cost no more
+CPU a move than 1000 of the heuristic search's: benchmarks/learned_speed.py), on seeds from 30000,
+against greedy and against the heuristic search's default budget; the compiled build plays them
+(PYTHONPATH=build/compiled), and a second process extends the second row on seeds from 30300:
+
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents greedy \
+        --mcts mcts:eval=learned,puct=1,even=0.25,iterations=200 --start 30000 --games 30300 --no-docs \
+        --journal benchmarks/results/learned_hatflings_default_greedy.jsonl
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents mcts:eval=heuristic,iterations=1000 \
+        --mcts mcts:eval=learned,puct=1,even=0.25,iterations=200 --start 30000 --games 30300 --no-docs \
+        --journal benchmarks/results/learned_hatflings_default_mcts.jsonl
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents mcts:eval=heuristic,iterations=1000 \
+        --mcts mcts:eval=learned,puct=1,even=0.25,iterations=200 --start 30300 --games 30600 --no-docs \
+        --journal benchmarks/results/learned_hatflings_default_mcts_b.jsonl
+
 Targets: at least 90% against greedy with two players, 2.5 times the fair share with 3-4, and 65%
 against the default MCTS at the same time per move. A row meets its target when its whole 95%
 interval lies at or above it; "not shown" when the interval still reaches below it.

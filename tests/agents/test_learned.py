@@ -15,6 +15,7 @@ from parlour.agents.learned.weights import Fit, Weights, WeightsError, fit_of, l
 from parlour.agents.mcts import MctsAgent
 from parlour.engine import Rng, State
 from parlour.engine.game import Game
+from parlour.interop.encoding import state_tensor
 
 from .test_real_games import midgame
 
@@ -95,15 +96,15 @@ def test_a_layer_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
 # --- the forward pass ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "players"), [("hatflings", 2), ("hatairo", 3)])  # dense and sparse first layer
-def test_the_numpy_forward_pass_equals_jaxs(name: str, players: int) -> None:
+@pytest.mark.parametrize(("name", "players"), [("hatflings", 2), ("hatairo", 3)])
+@pytest.mark.parametrize("sparse", [True, False])
+def test_the_numpy_forward_pass_equals_jaxs(name: str, players: int, sparse: bool) -> None:
     jnp = pytest.importorskip("jax.numpy")
     from parlour.train.fit import forward
 
     game = parlour.load_game(name, players=players)
     weights = random_weights(fit_of(game), hidden=(32, 16), seed=3)
-    net = learned.Net(weights)
-    assert net.sparse == (name == "hatairo")
+    net = learned.Net(weights, sparse=sparse)
     state = midgame(name, players, 4, 15)
     evaluator = learned.LearnedEvaluator(game, weights)
     tensors = evaluator._encode(state).copy()
@@ -117,6 +118,44 @@ def test_the_numpy_forward_pass_equals_jaxs(name: str, players: int) -> None:
     assert np.abs(np.asarray(values) - ours_values).max() < 1e-5
     assert ours_logits is not None and np.abs(np.asarray(logits) - ours_logits).max() < 1e-5
     assert np.abs(ours_values).max() > 1e-3  # the comparison is of real numbers, not of zeros
+
+
+@pytest.mark.parametrize(("name", "players"), [("hatflings", 2), ("hatairo", 3), ("yamatai", 4)])
+def test_the_sparse_first_layer_equals_the_dense_one(name: str, players: int) -> None:
+    game = parlour.load_game(name, players=players)
+    weights = random_weights(fit_of(game), hidden=(32, 16), seed=4)
+    sparse, dense = learned.Net(weights), learned.Net(weights, sparse=False)
+    tensors = learned.LearnedEvaluator(game, weights)._encode(midgame(name, players, 2, 11)).copy()
+    assert 0 < np.count_nonzero(tensors) < learned.SPARSE_SHARE * tensors.size  # the sparse path is taken
+    tensors[-1] = 0.0  # a row without a non-zero entry is only its bias
+    assert np.abs(sparse.hidden(tensors) - dense.hidden(tensors)).max() < 1e-5
+    assert np.abs(sparse.value(tensors) - dense.value(tensors)).max() < 1e-5
+    # A mostly non-zero batch goes through the dense product, with the same result.
+    full = np.random.default_rng(0).uniform(0.1, 1.0, tensors.shape).astype(np.float32)
+    assert np.abs(sparse.hidden(full) - dense.hidden(full)).max() < 1e-4
+
+
+def test_the_batched_judgement_equals_each_seat_judged_alone() -> None:
+    """`judge` runs every seat's tensor through the network together and the policy over the legal
+    moves only; the same numbers come from each seat's tensor alone and the whole action space."""
+    game = parlour.load_game("hatflings")
+    weights = random_weights(fit_of(game), hidden=(32, 16), seed=5)
+    evaluator = learned.LearnedEvaluator(game, weights)
+    dense = learned.Net(weights, sparse=False)
+    for seed, moves in ((1, 4), (2, 9), (3, 17)):
+        state = midgame("hatflings", 2, seed, moves)
+        legal = state.legal_actions()
+        values, priors = evaluator.judge(state, legal)
+        alone = [state_tensor(state, seat)[None, :] for seat in range(2)]
+        assert values == pytest.approx([float(dense.value(tensor)[0]) for tensor in alone], abs=1e-5)
+        _, logits = dense.both(alone[state.current_player()])
+        assert logits is not None
+        ids = [action.id for action in legal]
+        chosen = np.exp(logits[0, ids].astype(np.float64) - logits[0, ids].max())
+        expected = dict(zip(ids, (chosen / chosen.sum()).tolist(), strict=True))
+        assert priors == pytest.approx(expected, abs=1e-5)
+        assert evaluator.priors(state, legal) == pytest.approx(expected, abs=1e-5)
+        assert evaluator.values(state) == pytest.approx(values, abs=1e-6)
 
 
 def test_priors_cover_exactly_the_legal_moves() -> None:

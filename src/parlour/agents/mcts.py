@@ -78,6 +78,10 @@ DEFAULTS: dict[str, Any] = {
 }
 """The settings a search uses when neither its spec nor the game (`Game.search_defaults`) names them."""
 
+ITERATIONS = 1000
+"""A search's budget when its spec names neither iterations nor seconds and its game
+(`search_defaults["iterations"]`) names no count of its own."""
+
 REUSE_CHECKS = 3
 """Re-drawn futures a kept subtree must agree with (a coin toss that could fall either way slips
 through all of them only once in 2**3 moves)."""
@@ -148,7 +152,9 @@ class MctsAgent(Agent):
         even: float | None = None,
     ) -> None:
         self.rng = Rng(seed)
-        self.iterations = iterations
+        # Neither budget given: the game's own iteration count (`_settle`), until then the general one.
+        self._game_budget = iterations is None and seconds is None
+        self.iterations = ITERATIONS if self._game_budget else iterations
         self.seconds = seconds
         # None: the game's own `search_defaults`, else the general ones (see `_settle`).
         self._asked = {
@@ -213,6 +219,8 @@ class MctsAgent(Agent):
         self.evaluation: str = settled["eval"]
         self.puct: float = settled["puct"]
         self.even: float = settled["even"]
+        if self._game_budget:
+            self.iterations = int(game_defaults.get("iterations", ITERATIONS))
 
     def _leaf_evaluator(self, game: Game) -> Any:
         """With `eval=learned`, the evaluator to judge leaves by: the `weights` file's, else the
@@ -542,9 +550,9 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
     seconds = number_param(params, "seconds", 0.0, float) if "seconds" in params else None
     if seconds is not None and seconds <= 0:
         raise AgentSpecError(f"agent parameter seconds must be more than 0, got {params['seconds']!r}")
-    # A time budget alone means no iteration limit; both given means whichever runs out first.
-    default_iterations = None if seconds is not None else 1000
-    iterations = number_param(params, "iterations", default_iterations, int, minimum=1)
+    # A time budget alone means no iteration limit; both given means whichever runs out first;
+    # neither means the game's own iteration count (else ITERATIONS).
+    iterations = number_param(params, "iterations", None, int, minimum=1)
     weights = params.get("weights")
     if weights is not None:
         if params.get("eval", "learned") != "learned":

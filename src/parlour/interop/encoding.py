@@ -113,7 +113,7 @@ def _writer(game: Game) -> Writer | None:
     return writer_for(game)
 
 
-def _floats(array: np.ndarray) -> MutableSequence[float]:
+def writable(array: np.ndarray) -> MutableSequence[float]:
     """A float32 array's memory as a sequence a writer sets by index, with no copy (a memoryview
     of format 'f' reads and writes Python floats)."""
     return cast("MutableSequence[float]", array.data)
@@ -127,7 +127,7 @@ def write_observation(state: EngineState, seat: int, out: np.ndarray) -> None:
         out[:] = observation_tensor(state.game, state.view(seat), seat)
         return
     out.fill(0.0)
-    write(state, seat, _floats(out))
+    write(state, seat, writable(out))
 
 
 def state_tensor(state: EngineState, seat: int) -> np.ndarray:
@@ -138,7 +138,7 @@ def state_tensor(state: EngineState, seat: int) -> np.ndarray:
     if write is None:
         return observation_tensor(game, state.view(seat), seat)
     tensor = np.zeros(observation_size(game), np.float32)
-    write(state, seat, _floats(tensor))
+    write(state, seat, writable(tensor))
     return tensor
 
 

@@ -14,6 +14,7 @@ evaluator, and the bots fall back to the game's heuristic.
 from __future__ import annotations
 
 import importlib.resources
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,56 +23,105 @@ import numpy as np
 from parlour.agents.learned.weights import Weights, load
 from parlour.engine.actions import Action
 from parlour.engine.game import Game, State
-from parlour.interop.encoding import write_observation
+from parlour.interop.encoding import writable, write_observation, writer_for
 
-SPARSE_FROM = 2000
-"""Tensors at least this long go through the first layer by their non-zero entries only (Hatairo's
-15,697 values are mostly zeros; a dense product would cost most of a search's time)."""
+SPARSE_SHARE = 0.25
+"""The first layer goes by a tensor's non-zero entries when at most this share of its values are
+non-zero (the games' tensors are mostly zeros: a Hatflings! position sets about 36 of 929 values);
+otherwise by a dense product."""
 
 
 class Net:
-    """The forward pass of a `Weights`: trunk (ReLU), value head (tanh), policy logits."""
+    """The forward pass of a `Weights`: trunk (ReLU), value head (tanh), policy logits.
 
-    def __init__(self, weights: Weights) -> None:
+    The first layer is the costly one (tensor length x width), and a tensor is mostly zeros: with
+    `sparse` (the default) it sums the weight rows of the non-zero entries, scaled by their values,
+    instead of multiplying the whole tensor, which is the same sum without the zero terms.
+    """
+
+    def __init__(self, weights: Weights, sparse: bool = True) -> None:
         self.weights = weights
         self.trunk = weights.trunk
         self.value_w, self.value_b = weights.value
         self.policy = weights.policy
-        self.sparse = weights.fit.tensor_size >= SPARSE_FROM and bool(self.trunk)
+        self.sparse = sparse and bool(self.trunk)
+        # The value head as one vector and its bias as a number, and the policy's columns as
+        # contiguous rows with its biases as numbers: the search reads one value per seat and the
+        # logits of a few moves, and a product of that size costs less than numpy's calls around it.
+        self.value_vector = np.ascontiguousarray(self.value_w[:, 0])
+        self.value_bias = float(self.value_b[0])
+        self.policy_rows = np.ascontiguousarray(self.policy[0].T) if self.policy is not None else None
+        self.policy_bias: list[float] = self.policy[1].tolist() if self.policy is not None else []
 
     def hidden(self, tensors: np.ndarray) -> np.ndarray:
         """The trunk's output for a batch of tensors (rows)."""
         layers = self.trunk
         if not layers:
             return tensors
-        matrix, bias = layers[0]
-        if self.sparse:
-            out = np.empty((tensors.shape[0], bias.shape[0]), np.float32)
-            for row in range(tensors.shape[0]):
-                where = np.flatnonzero(tensors[row])
-                out[row] = bias + tensors[row, where] @ matrix[where]
-        else:
-            out = tensors @ matrix + bias
-        out = np.maximum(out, 0.0)
+        out = self._first_layer(tensors)
+        np.maximum(out, 0.0, out=out)
         for matrix, bias in layers[1:]:
-            out = np.maximum(out @ matrix + bias, 0.0)
+            out = out @ matrix
+            out += bias
+            np.maximum(out, 0.0, out=out)
+        return out
+
+    def _first_layer(self, tensors: np.ndarray) -> np.ndarray:
+        matrix, bias = self.trunk[0]
+        rows, size = tensors.shape
+        flat = tensors.reshape(-1)
+        where = (flat != 0).nonzero()[0] if self.sparse else None
+        if where is None or where.size > SPARSE_SHARE * flat.size:
+            dense: np.ndarray = tensors @ matrix + bias
+            return dense
+        # One small product for every row at once: a (rows x non-zeros) matrix holding each
+        # non-zero value in its own row, times the weight rows of those entries.
+        owner = where // size
+        picked = np.zeros((rows, where.size), np.float32)
+        picked[owner, np.arange(where.size)] = flat[where]
+        out: np.ndarray = picked @ matrix.take(where - owner * size, 0)
+        out += bias
         return out
 
     def value(self, tensors: np.ndarray) -> np.ndarray:
         """Each row's value in [-1, 1]."""
         return np.tanh(self.hidden(tensors) @ self.value_w + self.value_b)[:, 0]
 
+    def values_of(self, hidden: np.ndarray) -> list[float]:
+        """Each row's value from the trunk's output."""
+        bias = self.value_bias
+        return [math.tanh(total + bias) for total in (hidden @ self.value_vector).tolist()]
+
     def both(self, tensors: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """Values and policy logits (None without a policy head) from one pass of the trunk."""
+        """Values and policy logits over the whole action space (None without a policy head)
+        from one pass of the trunk."""
         hidden = self.hidden(tensors)
         values = np.tanh(hidden @ self.value_w + self.value_b)[:, 0]
         if self.policy is None:
             return values, None
         return values, hidden @ self.policy[0] + self.policy[1]
 
+    def move_priors(self, hidden_row: np.ndarray, ids: list[int]) -> list[float]:
+        """The policy over the actions `ids` alone (the softmax of their logits), from one row of
+        the trunk's output. It is worked out in Python floats: there are as many as legal moves,
+        which the search walks through one by one anyway."""
+        assert self.policy_rows is not None
+        bias = self.policy_bias
+        products = (self.policy_rows.take(ids, 0) @ hidden_row).tolist()
+        logits = [product + bias[i] for product, i in zip(products, ids, strict=True)]
+        top = max(logits)
+        weights = [math.exp(logit - top) for logit in logits]
+        total = math.fsum(weights)
+        return [weight / total for weight in weights]
+
 
 class LearnedEvaluator:
-    """Judges positions of one game: a value per seat, and the mover's preference over its moves."""
+    """Judges positions of one game: a value per seat, and the mover's preference over its moves.
+
+    A search calls it once per new leaf, so its fixed costs matter more than its arithmetic: the
+    seats' tensors are written into one preallocated matrix and go through the network together,
+    and the policy is worked out for the mover's legal moves only.
+    """
 
     def __init__(self, game: Game, weights: Weights) -> None:
         self.game = game
@@ -79,16 +129,25 @@ class LearnedEvaluator:
         self.players = game.num_players
         self.has_policy = weights.policy is not None
         self._tensors = np.zeros((self.players, weights.fit.tensor_size), np.float32)
+        self._write = writer_for(game)
+        # Each seat's row as the writable memory the game's writer sets by index.
+        self._rows = [writable(self._tensors[seat]) for seat in range(self.players)]
 
     def _encode(self, state: State) -> np.ndarray:
+        """Every seat's tensor, one row each."""
         tensors = self._tensors
-        for seat in range(self.players):
-            write_observation(state, seat, tensors[seat])
+        if self._write is None:
+            for seat in range(self.players):
+                write_observation(state, seat, tensors[seat])
+            return tensors
+        tensors.fill(0.0)
+        for seat, row in enumerate(self._rows):
+            self._write(state, seat, row)
         return tensors
 
     def values(self, state: State) -> list[float]:
         """Each seat's expected return as the network sees it from that seat's tensor."""
-        return [float(value) for value in self.net.value(self._encode(state))]
+        return self.net.values_of(self.net.hidden(self._encode(state)))
 
     def priors(self, state: State, legal: Sequence[Action]) -> dict[int, float]:
         """The mover's prior over `legal`, read from the mover's tensor alone (empty without a
@@ -98,25 +157,19 @@ class LearnedEvaluator:
         mover = state.current_player()
         tensor = self._tensors[mover : mover + 1]
         write_observation(state, mover, tensor[0])
-        _, logits = self.net.both(tensor)
-        assert logits is not None
-        return _softmax(logits[0], legal)
+        return self._priors(self.net.hidden(tensor)[0], legal)
 
     def judge(self, state: State, legal: Sequence[Action]) -> tuple[list[float], dict[int, float]]:
         """Values of every seat, and the mover's prior over `legal` (empty without a policy head)."""
-        values, logits = self.net.both(self._encode(state))
-        judged = [float(value) for value in values]
-        if logits is None or not legal:
+        hidden = self.net.hidden(self._encode(state))
+        judged = self.net.values_of(hidden)
+        if not self.has_policy or not legal:
             return judged, {}
-        return judged, _softmax(logits[state.current_player()], legal)
+        return judged, self._priors(hidden[state.current_player()], legal)
 
-
-def _softmax(logits: np.ndarray, legal: Sequence[Action]) -> dict[int, float]:
-    ids = [action.id for action in legal]
-    chosen = logits[ids].astype(np.float64)
-    chosen = np.exp(chosen - chosen.max())
-    total = float(chosen.sum())
-    return {action_id: float(weight) / total for action_id, weight in zip(ids, chosen, strict=True)}
+    def _priors(self, hidden_row: np.ndarray, legal: Sequence[Action]) -> dict[int, float]:
+        ids = [action.id for action in legal]
+        return dict(zip(ids, self.net.move_priors(hidden_row, ids), strict=True))
 
 
 def weights_name(players: int) -> str:
