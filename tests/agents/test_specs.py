@@ -141,23 +141,35 @@ def test_reveal_is_read_and_a_game_may_set_it(monkeypatch: pytest.MonkeyPatch) -
     assert not named.reveal
 
 
-def test_a_game_may_set_the_iteration_count_of_a_spec_that_names_no_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = parlour.load_game("nim", stones=7).new_state(0)
-    plain = make_agent("mcts", 1)
+def test_a_game_may_set_the_iteration_count_of_a_learned_search_that_names_no_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = parlour.load_game("hatflings").new_state(3)
+    plain = make_agent("mcts:eval=heuristic,reuse=no", 1)
     assert isinstance(plain, MctsAgent) and plain.budget().iterations == 1000  # before it knows the game
-    plain.search(state)
-    assert plain.iterations == 1000 and plain.last_search is not None and plain.last_search.iterations == 1000
-    monkeypatch.setattr(type(state.game), "search_defaults", {"iterations": 70})
-    default = make_agent("mcts", 1)
-    assert isinstance(default, MctsAgent)
-    assert default.search(state).iterations == 70
+    assert plain.search(state).iterations == 1000  # the game's count is for its learned search only
+    monkeypatch.setattr(type(state.game), "search_defaults", {"eval": "learned", "learned_iterations": 70})
+    default = make_agent("mcts:reuse=no", 1)
+    assert isinstance(default, MctsAgent) and default.search(state).iterations == 70
     # A budget in the spec wins: iterations, or seconds alone (no iteration limit then).
-    named = make_agent("mcts:iterations=30", 1)
+    named = make_agent("mcts:iterations=30,reuse=no", 1)
     assert isinstance(named, MctsAgent) and named.search(state).iterations == 30
-    timed = make_agent("mcts:seconds=0.05", 1)
+    timed = make_agent("mcts:seconds=0.05,reuse=no", 1)
     assert isinstance(timed, MctsAgent)
     timed.search(state)
     assert timed.iterations is None and timed.seconds == 0.05
+
+
+def test_a_learned_default_that_falls_back_to_the_heuristic_searches_the_general_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without its evaluator (no numpy, or a tensor layout the weights do not fit) the search is the
+    heuristic one, and it runs the heuristic's count, not the fewer a network's iterations afford."""
+    state = parlour.load_game("hatflings").new_state(3)
+    agent = make_agent("mcts:reuse=no", 1)
+    assert isinstance(agent, MctsAgent)
+    monkeypatch.setattr(MctsAgent, "_leaf_evaluator", lambda self, game: None)
+    assert agent.search(state).iterations == 1000
 
 
 def test_hatflings_names_the_iteration_count_of_its_default_search() -> None:
@@ -167,7 +179,7 @@ def test_hatflings_names_the_iteration_count_of_its_default_search() -> None:
     agent = make_agent("mcts:reuse=no", 1)
     assert isinstance(agent, MctsAgent)
     default = agent.search(state)
-    assert default.iterations == Hatflings.search_defaults["iterations"] == 200
+    assert default.iterations == Hatflings.search_defaults["learned_iterations"] == 200
     # The spec its strength rows in docs/bots.md were played with is the same bot.
     spelled = make_agent("mcts:eval=learned,puct=1,even=0.25,iterations=200,reuse=no", 1)
     assert isinstance(spelled, MctsAgent) and spelled.search(state).choices == default.choices

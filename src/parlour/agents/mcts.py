@@ -79,8 +79,8 @@ DEFAULTS: dict[str, Any] = {
 """The settings a search uses when neither its spec nor the game (`Game.search_defaults`) names them."""
 
 ITERATIONS = 1000
-"""A search's budget when its spec names neither iterations nor seconds and its game
-(`search_defaults["iterations"]`) names no count of its own."""
+"""A search's budget when its spec names neither iterations nor seconds, unless a learned evaluator
+judges it and its game names a count for that (`search_defaults["learned_iterations"]`)."""
 
 REUSE_CHECKS = 3
 """Re-drawn futures a kept subtree must agree with (a coin toss that could fall either way slips
@@ -219,8 +219,14 @@ class MctsAgent(Agent):
         self.evaluation: str = settled["eval"]
         self.puct: float = settled["puct"]
         self.even: float = settled["even"]
+
+    def _settle_budget(self, game_defaults: dict[str, Any]) -> None:
+        """A spec that names no budget: a search its learned evaluator judges runs the game's
+        `learned_iterations` (an iteration judged by a network costs several of the heuristic's, so
+        the move costs about what the heuristic default's does), any other the general count."""
         if self._game_budget:
-            self.iterations = int(game_defaults.get("iterations", ITERATIONS))
+            learned = self._evaluator is not None
+            self.iterations = int(game_defaults.get("learned_iterations", ITERATIONS)) if learned else ITERATIONS
 
     def _leaf_evaluator(self, game: Game) -> Any:
         """With `eval=learned`, the evaluator to judge leaves by: the `weights` file's, else the
@@ -490,6 +496,7 @@ class Searching(Thought):
         agent._settle(state.game.search_defaults)
         agent._by_availability = not state.game.perfect_information
         agent._evaluator = agent._leaf_evaluator(state.game)
+        agent._settle_budget(state.game.search_defaults)
         guided = agent._evaluator is not None and agent.puct > 0 and agent._evaluator.has_policy
         self.iterate = agent._iterate_puct if guided else agent._iterate
         root, self.reused = agent._kept_root(state, self.seat)
@@ -551,7 +558,7 @@ def _make_mcts(params: dict[str, str], seed: int) -> Agent:
     if seconds is not None and seconds <= 0:
         raise AgentSpecError(f"agent parameter seconds must be more than 0, got {params['seconds']!r}")
     # A time budget alone means no iteration limit; both given means whichever runs out first;
-    # neither means the game's own iteration count (else ITERATIONS).
+    # neither means ITERATIONS, or the game's own count for a search its learned evaluator judges.
     iterations = number_param(params, "iterations", None, int, minimum=1)
     weights = params.get("weights")
     if weights is not None:

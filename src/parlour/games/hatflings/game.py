@@ -48,10 +48,15 @@ class Hatflings(Game):
     max_game_length = 2_000
     # Searches judge leaves by the shipped learned evaluator and let its policy guide them (PUCT):
     # stronger than the heuristic search at the same time per move (docs/bots.md, Learned evaluators).
-    # An iteration judged by the network costs about five of the heuristic's, so a search with no
-    # budget in its spec runs 200 iterations: a move then costs no more CPU than 1000 iterations of
-    # the heuristic search (benchmarks/learned_speed.py).
-    search_defaults: ClassVar[dict[str, Any]] = {"eval": "learned", "puct": 1.0, "even": 0.25, "iterations": 200}
+    # An iteration judged by the network costs about five of the heuristic's, so a learned search
+    # with no budget in its spec runs 200 iterations: a move then costs no more CPU than 1000
+    # iterations of the heuristic search (benchmarks/learned_speed.py).
+    search_defaults: ClassVar[dict[str, Any]] = {
+        "eval": "learned",
+        "puct": 1.0,
+        "even": 0.25,
+        "learned_iterations": 200,
+    }
     options_spec = (
         Option("players", int, 2, "number of captains", choices=(2,), title="Captains"),
         Option(
