@@ -13,11 +13,10 @@ from .positions import new, started
 
 
 def _played(players: int, seed: int, moves: int) -> HatairoState:
+    """The position after `moves` random moves past the set-up (far fewer than a game takes)."""
     state = started(players, seed)
     rng = Rng(seed)
     for _ in range(moves):
-        if state.is_terminal():
-            break
         state.apply(rng.choice(state.legal_actions()))
     return state
 
