@@ -49,7 +49,8 @@ def redeal_setup(twin: HatairoState, seat: int, rng: Rng) -> None:
             _keep_like_before(board, dealt, rng)
     for owner in others:
         _relay_tiles(twin.boards[owner], owner, rng)
-    twin.flag_supply = rng.redeal(pool + to_supply)
+    twin.flag_supply = pool + to_supply
+    twin.redeal_supply_later(rng)  # as `rng.redeal`, done when the supply's order is first read
 
 
 def _redraft(twin: HatairoState, seat: int, rng: Rng, pool: list[int]) -> list[int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Self
 
 from parlour.engine import TERMINAL, Event, Rng, Score, State
+from parlour.engine.rng import shuffle_draws
 from parlour.games.hatairo.board import NCOL, Board
 from parlour.games.hatairo.components import FLAGS, MOTIFS, PLAYER_COLOURS
 from parlour.games.hatairo.constants import (
@@ -38,9 +39,11 @@ class HatairoPosition(State["Hatairo"]):
         "active",
         "turns",
         "trigger",
-        "flag_supply",
+        "_flag_supply",
+        "_supply_shuffle",
         "market",
-        "piles",
+        "_piles",
+        "_piles_shuffle",
         "motif_supply",
         "box_flags",
         "box_motifs",
@@ -68,9 +71,11 @@ class HatairoPosition(State["Hatairo"]):
     active: int
     turns: list[int]
     trigger: int
-    flag_supply: list[int]
+    _flag_supply: list[int]  # read through `flag_supply`
+    _supply_shuffle: Rng | None  # a re-deal noted by a determinization, done when the order is read
     market: list[list[int]]
-    piles: list[list[int]]
+    _piles: list[list[int]]  # read through `piles`
+    _piles_shuffle: Rng | None  # a re-draw noted by a determinization, done when the piles are read
     motif_supply: list[int]
     box_flags: list[int]
     box_motifs: list[int]
@@ -91,6 +96,54 @@ class HatairoPosition(State["Hatairo"]):
     motif_then: int
     dead_end: bool
     _values: list[float] | None  # the heuristic's values of every seat, kept until the next action
+
+    @property
+    def flag_supply(self) -> list[int]:
+        """The Flag Supply, face down, top at the end.
+
+        A determinization only notes the supply's re-deal (`redeal_supply_later`): the supply's order
+        is read only when the Market is dealt again, which most searched worlds never reach.
+        """
+        pending = self._supply_shuffle
+        if pending is not None:
+            self._supply_shuffle = None
+            self._flag_supply.sort()  # the fixed order `Rng.redeal` starts from
+            pending.clone().shuffle(self._flag_supply)  # the noted generator is shared by clones
+        return self._flag_supply
+
+    @flag_supply.setter
+    def flag_supply(self, flags: list[int]) -> None:
+        self._flag_supply, self._supply_shuffle = flags, None
+
+    def redeal_supply_later(self, rng: Rng) -> None:
+        """Re-deal the Flag Supply as `rng.redeal` would, but only when its order is first read;
+        `rng` moves on at once past the draws the re-deal takes, so every later draw is the same."""
+        self._supply_shuffle = rng.defer(shuffle_draws(len(self._flag_supply)))
+
+    @property
+    def piles(self) -> list[list[int]]:
+        """The motif piles, face down, tops at the end (one pile with the R49 single-pile option).
+
+        As with the Flag Supply, a determinization only notes their re-draw (`redraw_piles_later`):
+        they are read only when a new Motif Supply is turned over.
+        """
+        pending = self._piles_shuffle
+        if pending is not None:
+            self._piles_shuffle = None
+            later = pending.clone()
+            for pile in self._piles:  # as the engine's `Piles`: each in a fixed order, then shuffled
+                pile.sort()
+                later.shuffle(pile)
+        return self._piles
+
+    @piles.setter
+    def piles(self, piles: list[list[int]]) -> None:
+        self._piles, self._piles_shuffle = piles, None
+
+    def redraw_piles_later(self, rng: Rng) -> None:
+        """Re-draw the order of every motif pile, pile by pile, but only when one is first read;
+        `rng` moves on at once past the draws the re-draw takes."""
+        self._piles_shuffle = rng.defer(sum(shuffle_draws(len(pile)) for pile in self._piles))
 
     # --- set-up --------------------------------------------------------------------------
 

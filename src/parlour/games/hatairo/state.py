@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour.engine import Action, Event, Rng, State
-from parlour.engine.hidden import Forget, Generator, Piles, Rule
+from parlour.engine.hidden import Forget, Generator, Rule
 from parlour.games.hatairo import payment
 from parlour.games.hatairo.board import NCOL
 from parlour.games.hatairo.components import COLOURS, TOPOGRAPHIES
@@ -62,10 +62,11 @@ from parlour.games.hatairo.view import view
 class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one line of bases
     __slots__ = ()
 
+    # The heuristic's values and re-draws still pending: replaced, never changed in place.
+    clone_shares = State.clone_shares | {"_values", "_supply_shuffle", "_piles_shuffle"}
     # Hidden hands and the Flag Supply, the motif piles' order, the generator's future; then the
     # legal list (it names drawn cards) and the heuristic's values read from the real ones go.
-    clone_shares = State.clone_shares | {"_values"}  # the heuristic's values: replaced, never changed
-    hidden = (Rule("_redeal_flags"), Piles("piles"), Generator(), Forget("_legal", "_values"))
+    hidden = (Rule("_redeal_flags"), Rule("_redraw_piles"), Generator(), Forget("_legal", "_values"))
 
     def _legal_now(self) -> list[Action]:
         actions = self.game.actions
@@ -172,9 +173,11 @@ class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one
         twin.active = self.active
         twin.turns = self.turns[:]
         twin.trigger = self.trigger
-        twin.flag_supply = self.flag_supply[:]
+        twin._flag_supply = self._flag_supply[:]  # a re-deal still pending is copied as pending
+        twin._supply_shuffle = self._supply_shuffle
         twin.market = [row[:] for row in self.market]
-        twin.piles = [pile[:] for pile in self.piles]
+        twin._piles = [pile[:] for pile in self._piles]
+        twin._piles_shuffle = self._piles_shuffle
         twin.motif_supply = self.motif_supply[:]
         twin.box_flags = self.box_flags[:]
         twin.box_motifs = self.box_motifs[:]
@@ -203,9 +206,13 @@ class HatairoState(SetUp):  # SetUp < Turn < Motif < Solo < HatairoPosition: one
         topography tiles (R5). During and after a draft the re-deal keeps what she learnt from the
         hands that passed through her (`hidden.redeal_setup`)."""
         if self.revealed:
-            self.flag_supply = rng.redeal(self.flag_supply)
+            self.redeal_supply_later(rng)
         else:
             redeal_setup(self, seat, rng)
+
+    def _redraw_piles(self, seat: int, rng: Rng) -> None:
+        """The motif piles' order, hidden from every seat: each pile's motifs are known, not their order."""
+        self.redraw_piles_later(rng)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return view(self, seat)

@@ -369,7 +369,8 @@ class Turn(Motif):
 
     def _is_dead_end(self) -> bool:
         """R61: flag cards and motifs are all gone and nobody can pay for an Atelier sketch."""
-        if self.flag_supply or any(self.market) or self.motif_supply or any(self.piles):
+        # Whether the supply and piles are empty, not their order: read without a pending re-draw.
+        if self._flag_supply or any(self.market) or self.motif_supply or any(self._piles):
             return False
         for board in self.boards:
             if board.placed < len(board.gallery):
