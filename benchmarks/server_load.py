@@ -5,7 +5,10 @@ Each client opens a table with one person's seat (itself) and bots in the others
 plays random legal moves over the websocket as soon as it is its turn (after `--think` seconds),
 table after table, until the time is up. It measures, for every move it submits, the time from
 sending the action to receiving the broadcast of that very action (submit-to-broadcast latency),
-and reports moves/s, the table's actions/s (people's and bots') and latency percentiles.
+and reports moves/s, the table's actions/s (people's and bots') and latency percentiles. A step
+the server holds back for undo (the seat's turn goes on: Hatflings!' pig after a landing) is
+broadcast only with the turn's last step, so its answer is the position sent to the seat alone,
+and that is what its latency is measured to (`held_steps` counts them).
 
     .venv/bin/python benchmarks/server_load.py --clients 200 --seconds 30
     .venv/bin/python benchmarks/server_load.py --clients 200 --seconds 30 --db postgresql://user:pw@127.0.0.1/db
@@ -66,6 +69,7 @@ except ImportError:  # pragma: no cover - orjson comes with the server extra
 class Tally:
     latencies: list[float] = field(default_factory=list)
     actions: int = 0  # every action the clients saw applied, bots' included
+    held: int = 0  # the clients' steps the server held back for undo, answered to the seat alone
     games: int = 0
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -132,7 +136,7 @@ async def play_table(
         await clock.started.wait()
         pending: dict[int, float] = {}  # version acted on -> when the action was sent
         acted: set[int] = set()
-        last_version: int | None = None
+        committed: int | None = None  # the table's version as the last update (or first sync) showed it
         while (left := clock.until - time.monotonic()) > 0:
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=left)
@@ -146,12 +150,19 @@ async def play_table(
             if kind not in ("sync", "update"):
                 continue
             version = message["version"]
-            if kind == "update" and last_version is not None:
-                tally.actions += version - last_version
-                sent = pending.pop(version - 1, None)
+            sent = pending.pop(version - 1, None)
+            if kind == "update":
+                tally.actions += version - committed if committed is not None else 0
+                committed = version
                 if sent is not None and message["actor"] == 0:
                     tally.latencies.append(time.perf_counter() - sent)
-            last_version = version
+            else:
+                committed = version if committed is None else committed
+                if sent is not None:
+                    # A step held back for undo (its turn goes on): the server answers the seat alone
+                    # with its position, and broadcasts the turn when its last step comes.
+                    tally.latencies.append(time.perf_counter() - sent)
+                    tally.held += 1
             if message["status"] == "finished":
                 tally.games += 1
                 return
@@ -285,6 +296,7 @@ async def run(
         "think_s": args.think,
         "seconds": round(elapsed, 1),
         "moves": len(tally.latencies),
+        "held_steps": tally.held,
         "moves_per_s": round(len(tally.latencies) / elapsed, 1),
         "actions_per_s": round(tally.actions / elapsed, 1),
         "games_finished": tally.games,
