@@ -165,10 +165,16 @@ def test_a_learned_default_that_falls_back_to_the_heuristic_searches_the_general
 ) -> None:
     """Without its evaluator (no numpy, or a tensor layout the weights do not fit) the search is the
     heuristic one, and it runs the heuristic's count, not the fewer a network's iterations afford."""
+    from parlour.agents.learned import evaluator
+    from parlour.agents.learned.weights import WeightsError
+
+    def unfit(game: object) -> None:
+        raise WeightsError("the shipped weights do not fit this layout")
+
+    monkeypatch.setattr(evaluator, "shipped", unfit)  # what a data set with another layout meets
     state = parlour.load_game("hatflings").new_state(3)
     agent = make_agent("mcts:reuse=no", 1)
     assert isinstance(agent, MctsAgent)
-    monkeypatch.setattr(MctsAgent, "_leaf_evaluator", lambda self, game: None)
     assert agent.search(state).iterations == 1000
 
 

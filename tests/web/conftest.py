@@ -81,7 +81,10 @@ class Server:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "parlour.sqlite")
+    # Every page of every test comes from 127.0.0.1, so a session's tables would soon reach the
+    # limits on tables per address (their own tests are in tests/server/test_limits.py).
+    unlimited = {"tables_per_client": 0, "table_rate": 0}
+    running = Server(tmp_path_factory.mktemp("web") / "parlour.sqlite", settings=unlimited)
     yield running
     running.stop()
 
