@@ -84,7 +84,13 @@ def free_port() -> int:
 
 
 def start_server(
-    db: str, port: int, log: Path, wait: bool = True, workers: int = 1, profile: Path | None = None
+    db: str,
+    port: int,
+    log: Path,
+    wait: bool = True,
+    workers: int = 1,
+    profile: Path | None = None,
+    settings: tuple[str, ...] = (),
 ) -> subprocess.Popen[bytes]:
     if profile is None:
         command = [sys.executable, "-m", "parlour.cli"]
@@ -95,6 +101,8 @@ def start_server(
     # Every client opens its tables from 127.0.0.1: the limits per client address would stop them.
     command += ["--tables-per-client", "0", "--table-rate", "0"]
     command += ["--websockets-per-client", "4000", "--max-websockets", "4000"]
+    for setting in settings:
+        command += ["--set", setting]
     environment = dict(os.environ, PARLOUR_PROFILE_OUT=str(profile or ""))
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"), env=environment)
     if wait:
@@ -331,6 +339,13 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="one `parlour serve --workers N` (more than 1: PostgreSQL)"
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the servers started (parlour serve --set), e.g. commit_linger=0.002; repeatable",
+    )
     parser.add_argument("--profile", type=Path, help="write a cProfile of the measured window to this file")
     parser.add_argument(
         "--loop",
@@ -363,7 +378,9 @@ def main() -> None:
         ports = [free_port() for _ in range(args.processes)]
         logs = [Path(scratch) / f"server{n}.log" for n in range(args.processes)]
         servers = [
-            start_server(db, port, log, wait=False, workers=args.workers, profile=args.profile)
+            start_server(
+                db, port, log, wait=False, workers=args.workers, profile=args.profile, settings=tuple(args.set)
+            )
             for port, log in zip(ports, logs, strict=True)
         ]
         try:

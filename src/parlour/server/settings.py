@@ -11,8 +11,6 @@ import parlour
 # PostgreSQL's longest notice payload (server/cluster/fanout.py says what a notice carries).
 PAYLOAD_LIMIT = 7999
 
-MAX_LINGER = 0.1
-"""The longest a batch of actions may wait for more before it is written (`commit_linger`)."""
 DEFAULT_DB = "parlour.sqlite"
 WEB_DIR = Path(parlour.__file__).resolve().parent / "web"
 
@@ -199,10 +197,6 @@ class Settings:
     # make it longer is announced without them and read back. At most 7999 (PostgreSQL refuses
     # 8000 and more); 0: never carry them.
     notice_bytes: int = 7999
-    # Seconds the action writer waits after the first action of a batch before writing it, so that a
-    # busy server writes fewer, larger batches (each move waits up to that much longer); 0: write at
-    # once. At most 0.1.
-    commit_linger: float = 0.0
     # --- Running a community (docs/server.md, "Running a community") ---
     # Hours a password-reset code works; messages before and after a reported one copied into the
     # report; seconds each process keeps the refused-words list before reading it again (an edit
@@ -244,8 +238,6 @@ class Settings:
         if type(self.notice_bytes) is not int or not 0 <= self.notice_bytes <= PAYLOAD_LIMIT:
             shown = repr(self.notice_bytes)
             raise ValueError(f"notice_bytes must be a whole number from 0 to {PAYLOAD_LIMIT}, got {shown}")
-        if type(self.commit_linger) not in (int, float) or not 0 <= self.commit_linger <= MAX_LINGER:
-            raise ValueError(f"commit_linger must be from 0 to {MAX_LINGER} seconds, got {self.commit_linger!r}")
         if not self.review_seconds > 0:
             raise ValueError(f"review_seconds must be more than 0, got {self.review_seconds!r}")
 

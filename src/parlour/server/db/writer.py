@@ -2,10 +2,7 @@
 
 Each submitter waits for its own action to be committed. While one transaction is being written,
 the actions that arrive queue up and go together in the next one, so a busy server pays one disk
-sync for many moves instead of one each. With a `linger`, the writer also waits that long after the
-first action of a batch before writing it, as PostgreSQL's own `commit_delay` does: each move waits
-up to that much longer, and a busy server writes fewer, larger batches (each batch's transaction
-and hand-over to a database thread cost about as much as several of its rows).
+sync for many moves instead of one each.
 """
 
 from __future__ import annotations
@@ -24,11 +21,8 @@ BATCH = 500
 
 
 class ActionWriter:
-    def __init__(
-        self, store: Store, limiter: CapacityLimiter, commit_seconds: Histogram | None = None, linger: float = 0.0
-    ) -> None:
+    def __init__(self, store: Store, limiter: CapacityLimiter, commit_seconds: Histogram | None = None) -> None:
         self.store = store
-        self.linger = linger  # seconds a batch waits for more actions after its first (Settings.commit_linger)
         self.limiter = limiter
         self.commit_seconds = commit_seconds  # observes each batch's commit (server/metrics.py)
         self.queue: asyncio.Queue[tuple[NewAction, asyncio.Future[None]]] = asyncio.Queue()
@@ -53,8 +47,6 @@ class ActionWriter:
     async def _run(self) -> None:
         while True:
             batch = [await self.queue.get()]
-            if self.linger:
-                await asyncio.sleep(self.linger)
             while len(batch) < BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             await self._commit(batch)
