@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from websockets.exceptions import ConnectionClosed
 
 from parlour.server.edge.errors import ServerError
-from parlour.server.edge.guard import check_text
+from parlour.server.edge.text import check_text
 from parlour.server.features.ws import FLOOD_CLOSE
 
 from .conftest import LiveServer, Player
@@ -426,9 +426,9 @@ def test_a_fault_answering_a_message_keeps_the_socket(seated: Seated, monkeypatc
     ],
 )
 def test_a_message_read_without_walking_it_is_judged_as_the_walk_judges_it(text: str) -> None:
-    """A message whose text shows it is fine is not walked (server/edge/guard.py): every text is
+    """A message whose text shows it is fine is not walked (server/edge/text.py): every text is
     accepted or refused exactly as the full walk of its value does, with the same error."""
-    from parlour.server.edge.guard import _check_value, read_json
+    from parlour.server.edge.text import _check_value, read_json
 
     for depth in (3, 8, 32):
         try:
@@ -441,3 +441,52 @@ def test_a_message_read_without_walking_it_is_judged_as_the_walk_judges_it(text:
         except ServerError as error:
             read = (error.code, error.message)
         assert read == walked, (text, depth)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"act","action":"take 2","version":3}',
+        '{"a":1,"a":2}',
+        '{"big":123456789012345678901234567890}',
+        '{"n":9223372036854775807,"m":-9223372036854775809,"u":18446744073709551616}',
+        '{"f":3.14159265358979323846,"g":123456789012345678.5}',
+        '{"x":-0.0,"y":1e400,"z":[1.5e-300,2E3]}',
+        '{"s":"caf\\u00e9 \\ud83d\\ude00","t":"\\ud800"}',
+        ' \n{"spaced" : [ 1 , 2 ] }\t',
+        '{"a": NaN}',
+        '[Infinity]',
+        '{"a":1,}',
+        '\ufeff{"bom":1}',
+        '"just text"',
+        "",
+        "[" * 600 + "]" * 600,
+        "[" * 5000 + "]" * 5000,
+    ],
+)
+def test_json_is_read_as_the_standard_library_reads_it(text: str) -> None:
+    """read_json tries orjson first; whatever the text, it gives the standard library's value, or
+    the very error the standard library's reading gave before."""
+    from parlour.server.edge.text import _DECODER, _check_value, read_json, too_deep
+
+    def standard(depth: int) -> Any:
+        try:
+            value = _DECODER.decode(text)
+        except json.JSONDecodeError as error:
+            return ("bad_json", f"not valid JSON: {error.msg} at character {error.pos}")
+        except RecursionError:
+            return (too_deep(depth).code, too_deep(depth).message)
+        except ValueError as error:
+            return ("bad_json", f"not valid JSON: {error}")
+        try:
+            _check_value(value, depth)
+        except ServerError as error:
+            return (error.code, error.message)
+        return ("value", repr(value))
+
+    for depth in (8, 1000):
+        try:
+            read: Any = ("value", repr(read_json(text, depth)))
+        except ServerError as error:
+            read = (error.code, error.message)
+        assert read == standard(depth), (text[:40], depth)

@@ -112,7 +112,7 @@ def test_a_process_opens_only_so_many_websockets_in_all(serve: Callable[..., Liv
     second.close()
 
 
-@pytest.mark.parametrize("name", ["websockets_per_client", "max_websockets"])
+@pytest.mark.parametrize("name", ["websockets_per_client", "max_websockets", "send_queue"])
 @pytest.mark.parametrize("value", [0, -3])
 def test_settings_refuse_a_websocket_limit_below_one(name: str, value: int) -> None:
     with pytest.raises(ValueError, match=f"{name} must be a whole number of at least 1, got {value}"):

@@ -231,6 +231,7 @@ class Settings:
             "review_iterations",
             "review_cache",
             "review_top",
+            "send_queue",
         ):
             value = getattr(self, name)
             if type(value) is not int or value < 1:

@@ -83,7 +83,7 @@ class HubBase:
         self.sweeps = 0
         self.sweeper: asyncio.Task[None] | None = None
         self.metrics = Metrics()
-        self.writer = ActionWriter(self.store, self.db.limiter, self.metrics.commit)
+        self.writer = ActionWriter(self.store, self.db.threads, self.metrics.commit)
         self.stopping = False
         # On PostgreSQL other server processes may share the database (server/cluster.py); the
         # lobby then reads its unfinished tables from the database, and keeps their summaries

@@ -92,6 +92,7 @@ class Hub(MovePath, Openers, Bots, Lobby, Endings, Sync):
             await self.cluster.stop()
         await self.events.stop()
         await self.writer.stop()
+        await self.db.stop()
         self.store.close()
 
     def _game(self, cls: type[Game], options: dict[str, Any]) -> Game:

@@ -28,8 +28,8 @@ from parlour.server.authority.events import (
 from parlour.server.authority.table import FINISHED, LiveTable, Seat, hash_token
 from parlour.server.db.store import SameAccount
 from parlour.server.edge.errors import ServerError
-from parlour.server.edge.guard import check_display_name
 from parlour.server.edge.logs import log
+from parlour.server.edge.text import check_display_name
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,9 @@
 Each submitter waits for its own action to be committed. While one transaction is being written,
 the actions that arrive queue up and go together in the next one, so a busy server pays one disk
 sync for many moves instead of one each.
+
+Each batch is one call on the database's threads (server/db/threads.py), which other database
+calls share: on SQLite, with its one thread, a batch and a lobby query never run at once.
 """
 
 from __future__ import annotations
@@ -10,28 +13,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 
-import anyio.to_thread
-from anyio import CapacityLimiter
 from prometheus_client import Histogram
 
 from parlour.server.db.store import NewAction, Store
+from parlour.server.db.threads import Threads
 
 BATCH = 500
 
+Pending = tuple[NewAction, "asyncio.Future[None]"]
+
 
 class ActionWriter:
-    def __init__(self, store: Store, limiter: CapacityLimiter, commit_seconds: Histogram | None = None) -> None:
+    def __init__(self, store: Store, threads: Threads, commit_seconds: Histogram | None = None) -> None:
         self.store = store
-        self.limiter = limiter
+        self.threads = threads
         self.commit_seconds = commit_seconds  # observes each batch's commit (server/metrics.py)
-        self.queue: asyncio.Queue[tuple[NewAction, asyncio.Future[None]]] = asyncio.Queue()
+        self.pending: deque[Pending] = deque()
+        self.waiting: asyncio.Future[None] | None = None  # the writer task's, while nothing is pending
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
+        """Stop taking batches (a batch being written still ends: see Threads.stop)."""
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -41,20 +48,26 @@ class ActionWriter:
         """A future done once `action` is committed, or failed with what the database raised.
         (A plain future rather than a coroutine: one frame less to resume on every move.)"""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait((action, done))
+        self.pending.append((action, done))
+        waiting = self.waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
         return done
 
     async def _run(self) -> None:
+        pending = self.pending
         while True:
-            batch = [await self.queue.get()]
-            while len(batch) < BATCH and not self.queue.empty():
-                batch.append(self.queue.get_nowait())
+            if not pending:
+                self.waiting = asyncio.get_running_loop().create_future()
+                await self.waiting
+                continue
+            batch = [pending.popleft() for _ in range(min(len(pending), BATCH))]
             await self._commit(batch)
 
-    async def _commit(self, batch: list[tuple[NewAction, asyncio.Future[None]]]) -> None:
+    async def _commit(self, batch: list[Pending]) -> None:
         try:
             start = time.perf_counter()
-            await anyio.to_thread.run_sync(self.store.append_actions, [a for a, _ in batch], limiter=self.limiter)
+            await self.threads.run(self.store.append_actions, [a for a, _ in batch])
             if self.commit_seconds is not None:
                 self.commit_seconds.observe(time.perf_counter() - start)
         except Exception as error:

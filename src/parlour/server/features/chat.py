@@ -24,9 +24,9 @@ from parlour.server.authority.table import LiveTable
 from parlour.server.db.models import ChatRow, now
 from parlour.server.db.store import Store
 from parlour.server.edge.errors import ServerError
-from parlour.server.edge.guard import check_visible
 from parlour.server.edge.quotas import Buckets
 from parlour.server.edge.requests import Strict, bearer, hub_of
+from parlour.server.edge.text import check_visible
 from parlour.server.features.safety import Safety
 from parlour.server.settings import Settings
 

@@ -1,8 +1,12 @@
 """One websocket client: its seat, its outgoing queue and its message budget.
 
-Broadcasting never waits on a client: messages go into the client's queue and a writer task of
-its own sends them, so one slow connection cannot hold up a table. A client whose queue fills up
+Broadcasting never waits on a client: messages go into the client's outbox and a writer task of
+its own sends them, so one slow connection cannot hold up a table. A client whose outbox fills up
 is disconnected; it resyncs when it reconnects.
+
+The outbox is a deque and a future the writer waits on while it is empty, not an `asyncio.Queue`:
+every message of every move passes through it, and the queue's bookkeeping (its getters and
+putters, its unfinished-task count) cost more than sending the message's frame.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -45,18 +50,27 @@ class Client:
         self.greeted = False
         self.closed = False
         self.close_code, self.close_reason = 1000, ""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self.queue_size = queue_size
+        # What is still to send, in order; None (the last item) means: close the socket.
+        self.outbox: deque[str | None] = deque()
+        self.waiting: asyncio.Future[None] | None = None  # the writer's, while the outbox is empty
         self.writer = asyncio.create_task(self._write())
         self.closer: asyncio.Task[None] | None = None
 
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.outbox) >= self.queue_size:
             log.warning("client too slow, disconnecting", extra={"table": self.table_id, "seat": self.seat})
             self.close(1008, "too slow: reconnect to resync")
+            return
+        self._put(text)
+
+    def _put(self, item: str | None) -> None:
+        self.outbox.append(item)
+        waiting = self.waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
@@ -73,20 +87,28 @@ class Client:
             return
         self.closed = True
         self.close_code, self.close_reason = code, reason
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
+        if len(self.outbox) >= self.queue_size:
             # Nothing more can be queued to a client that stopped reading: close it at once.
             self.writer.cancel()
             self.closer = asyncio.create_task(self._close_socket())
+            return
+        self._put(None)
 
     async def _close_socket(self) -> None:
         with contextlib.suppress(Exception):
             await self.websocket.close(self.close_code, self.close_reason)
 
     async def _write(self) -> None:
+        outbox = self.outbox
         try:
-            while (text := await self.queue.get()) is not None:
+            while True:
+                if not outbox:
+                    self.waiting = asyncio.get_running_loop().create_future()
+                    await self.waiting
+                    continue
+                text = outbox.popleft()
+                if text is None:
+                    break
                 await self.websocket.send_text(text)
             await self.websocket.close(self.close_code, self.close_reason)
         except Exception:  # a vanished client is normal; the reader notices and cleans up

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request, WebSocket
@@ -136,4 +137,8 @@ async def _serve_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(4404, "no such table")
         return
     await websocket.accept()
-    await Connection(hub, table, websocket).run()
+    # The connection reads its messages in a task of its own. The endpoint runs some twenty
+    # coroutines deep (uvicorn's, Starlette's and FastAPI's middleware and routing), and a task
+    # resumes every one of them each time it wakes: the reader wakes for every message, this
+    # endpoint only once, when the reader ends. Cancelling the endpoint cancels the reader too.
+    await asyncio.create_task(Connection(hub, table, websocket).run())

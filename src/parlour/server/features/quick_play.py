@@ -32,9 +32,9 @@ from parlour.server.authority.opening import ClockSetup, Opening
 from parlour.server.db.models import QuickWaitRow, RatingRow
 from parlour.server.db.timer_store import BOT, TURN_BASED
 from parlour.server.edge.errors import ServerError
-from parlour.server.edge.guard import check_display_name
 from parlour.server.edge.quotas import client_address
 from parlour.server.edge.requests import Strict
+from parlour.server.edge.text import check_display_name
 from parlour.server.features.accounts import accounts_of
 from parlour.server.features.safety import safety_of
 from parlour.server.features.timers import Timers

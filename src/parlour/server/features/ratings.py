@@ -249,13 +249,18 @@ class Ratings:
 
     async def beside(self, summaries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """For each table summary, its account seats' names and ratings: {seat: {account, rating, games}}."""
+        # Each lookup is skipped when it has nothing to look up (a new table, a table of guests):
+        # a trip to a database thread costs more than the empty query.
         accounts = await self.db.run(self.store.seat_accounts, [s["id"] for s in summaries])
-        changes = await self.db.run(self.store.changes, [s["id"] for s in summaries if s["status"] == FINISHED])
+        finished = [s["id"] for s in summaries if s["status"] == FINISHED and accounts.get(s["id"])]
+        changes = await self.db.run(self.store.changes, finished) if finished else {}
         shown: dict[str, dict[str, Any]] = {}
         for summary in summaries:
             seated = accounts.get(summary["id"], {})
             users = [user_id for user_id, _ in seated.values()]
-            known = await self.db.run(self.store.ratings, summary["game"], len(summary["seats"]), users)
+            known = {}
+            if users:
+                known = await self.db.run(self.store.ratings, summary["game"], len(summary["seats"]), users)
             shown[summary["id"]] = {
                 str(seat): {
                     "account": name,

@@ -104,6 +104,8 @@ def store_of(request: Request) -> RematchStore:
 async def rematches_of(request: Request, summaries: list[dict[str, Any]]) -> dict[str, str]:
     """The rematches of the finished tables among these summaries."""
     finished = [summary["id"] for summary in summaries if summary["status"] == FINISHED]
+    if not finished:
+        return {}  # nothing to ask the database (a new table's summary, every time)
     found: dict[str, str] = await hub_of(request).db.run(store_of(request).rematches, finished)
     return found
 

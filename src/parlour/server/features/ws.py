@@ -17,8 +17,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.server.authority.hub import Hub
 from parlour.server.authority.table import LiveTable
 from parlour.server.edge.errors import ServerError
-from parlour.server.edge.guard import read_json
 from parlour.server.edge.logs import log
+from parlour.server.edge.text import read_json
 from parlour.server.features.chat import Chat
 from parlour.server.features.clients import Client, RateLimit
 
