@@ -455,7 +455,7 @@ def test_a_message_read_without_walking_it_is_judged_as_the_walk_judges_it(text:
         '{"s":"caf\\u00e9 \\ud83d\\ude00","t":"\\ud800"}',
         ' \n{"spaced" : [ 1 , 2 ] }\t',
         '{"a": NaN}',
-        '[Infinity]',
+        "[Infinity]",
         '{"a":1,}',
         '\ufeff{"bom":1}',
         '"just text"',

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+from parlour.server.edge.guard import RAW_SEND
 from parlour.server.features.clients import Client
 
 
@@ -16,6 +17,7 @@ class FakeSocket:
         self.sent: list[str] = []
         self.closed: tuple[int, str] | None = None
         self.stuck = stuck
+        self.scope: dict[str, object] = {}  # no raw send: the writer uses send_text
 
     async def send_text(self, text: str) -> None:
         if self.stuck:
@@ -79,3 +81,23 @@ def test_the_writer_stops_when_the_reader_finishes() -> None:
 
     client = asyncio.run(scenario())
     assert client.closed and client.writer.done()
+
+
+def test_text_frames_go_through_the_connections_own_send_when_the_guard_kept_it() -> None:
+    async def scenario() -> tuple[FakeSocket, list[dict[str, object]]]:
+        frames: list[dict[str, object]] = []
+
+        async def raw_send(message: dict[str, object]) -> None:
+            frames.append(message)
+
+        socket = FakeSocket()
+        socket.scope[RAW_SEND] = raw_send
+        client = Client(socket, "t1", queue_size=8)  # type: ignore[arg-type]
+        client.send_text("a")
+        client.close()
+        await settle()
+        return socket, frames
+
+    socket, frames = asyncio.run(scenario())
+    assert frames == [{"type": "websocket.send", "text": "a"}]
+    assert socket.sent == [] and socket.closed == (1000, "")  # closed through Starlette as ever

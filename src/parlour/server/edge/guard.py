@@ -50,6 +50,10 @@ def exactly(*types: type, what: str) -> BeforeValidator:
 ActionRef = Annotated[int | str, exactly(int, str, what="action must be an action id (number) or its label (text)")]
 
 
+# The scope key under which a websocket's own ASGI send is kept.
+RAW_SEND = "parlour.raw_send"
+
+
 # --- HTTP bodies --------------------------------------------------------------------------------
 
 
@@ -69,6 +73,11 @@ class RequestGuard:
             # Closing before accepting answers the upgrade with 403.
             await send({"type": "websocket.close", "code": 1008})
             return
+        if scope["type"] == "websocket":
+            # The connection's own send, for the messages of a move (features/clients.py): inside
+            # this middleware Starlette wraps it once more for its error pages, which a websocket
+            # past its handshake never gets, at a cost on every message.
+            scope[RAW_SEND] = send
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

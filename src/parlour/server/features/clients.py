@@ -17,9 +17,11 @@ import time
 from collections import deque
 from typing import Any
 
+from starlette.types import Send
 from starlette.websockets import WebSocket
 
 from parlour.server.authority.broadcast import encode
+from parlour.server.edge.guard import RAW_SEND
 from parlour.server.edge.logs import log
 
 
@@ -54,6 +56,9 @@ class Client:
         # What is still to send, in order; None (the last item) means: close the socket.
         self.outbox: deque[str | None] = deque()
         self.waiting: asyncio.Future[None] | None = None  # the writer's, while the outbox is empty
+        # The ASGI send below Starlette's wrappers (edge/guard.py), for the text frames; the socket
+        # is still accepted and closed through Starlette, which keeps its state.
+        self.send_frame: Send | None = websocket.scope.get(RAW_SEND)
         self.writer = asyncio.create_task(self._write())
         self.closer: asyncio.Task[None] | None = None
 
@@ -109,7 +114,10 @@ class Client:
                 text = outbox.popleft()
                 if text is None:
                     break
-                await self.websocket.send_text(text)
+                if self.send_frame is not None:
+                    await self.send_frame({"type": "websocket.send", "text": text})
+                else:
+                    await self.websocket.send_text(text)
             await self.websocket.close(self.close_code, self.close_reason)
         except Exception:  # a vanished client is normal; the reader notices and cleans up
             self.closed = True
