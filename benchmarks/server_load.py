@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -261,6 +262,19 @@ def cpu_seconds(pids: list[int]) -> dict[str, float] | None:
     return {"total": total, "loop": loop}
 
 
+async def commits(bases: list[str]) -> int:
+    """Batches of actions committed so far, read from the servers' /metrics (with `--workers`
+    one answer counts every process of a server, so each server is asked once)."""
+    total = 0
+    async with httpx.AsyncClient(timeout=30) as http:
+        for base in bases:
+            text = (await http.get(f"{base}/metrics")).text
+            for family in text_string_to_metric_families(text):
+                if family.name == "parlour_db_commit_seconds":
+                    total += int(sum(s.value for s in family.samples if s.name.endswith("_count")))
+    return total
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -278,6 +292,7 @@ async def run(
     await asyncio.sleep(0.5)  # let the last hellos be answered
     started = time.monotonic()
     cpu_before = cpu_seconds(pids or [])
+    commits_before = await commits(bases)
     clients_before = time.process_time()
     if profiled is not None:
         os.kill(profiled, signal.SIGUSR1)
@@ -290,6 +305,7 @@ async def run(
     if profiled is not None:
         os.kill(profiled, signal.SIGUSR2)
     cpu_after = cpu_seconds(pids or [])
+    committed = await commits(bases) - commits_before
     # The servers' own CPU per action (a busy machine slows them, but does not change this much).
     cpu_ms = loop_ms = None
     if pids and cpu_before is not None and cpu_after is not None and tally.actions:
@@ -308,6 +324,9 @@ async def run(
         "moves_per_s": round(len(tally.latencies) / elapsed, 1),
         "actions_per_s": round(tally.actions / elapsed, 1),
         "games_finished": tally.games,
+        # Transactions that saved actions (each a batch of the actions that waited for it).
+        "commits": committed,
+        "actions_per_commit": round(tally.actions / committed, 1) if committed else None,
         "server_cpu_ms_per_action": cpu_ms,
         "event_loop_cpu_ms_per_action": loop_ms,
         "clients_cpu_cores": clients_share,

