@@ -38,6 +38,15 @@ against greedy and against the heuristic search's default budget; the compiled b
         --mcts mcts:eval=learned,puct=1,even=0.25,iterations=200 --start 30300 --games 30600 --no-docs \
         --journal benchmarks/results/learned_hatflings_default_mcts_b.jsonl
 
+The first row was extended on seeds 30300-30599, and twice the budget tried on seeds 30600-30799:
+
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents greedy \
+        --mcts mcts:eval=learned,puct=1,even=0.25,iterations=200 --start 30300 --games 30600 --no-docs \
+        --journal benchmarks/results/learned_hatflings_default_greedy_b.jsonl
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents greedy \
+        --mcts mcts:eval=learned,puct=1,even=0.25,iterations=400 --start 30600 --games 30800 --no-docs \
+        --journal benchmarks/results/learned_hatflings_400_greedy.jsonl
+
 Targets: at least 90% against greedy with two players, 2.5 times the fair share with 3-4, and 65%
 against the default MCTS at the same time per move. A row meets its target when its whole 95%
 interval lies at or above it; "not shown" when the interval still reaches below it.
