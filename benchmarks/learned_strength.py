@@ -47,6 +47,14 @@ The first row was extended on seeds 30300-30599, and twice the budget tried on s
         --mcts mcts:eval=learned,puct=1,even=0.25,iterations=400 --start 30600 --games 30800 --no-docs \
         --journal benchmarks/results/learned_hatflings_400_greedy.jsonl
 
+Seeds 30800-30999 were played by the default (journals learned_hatflings_default_greedy_c and _d,
+seeds 30800-30899 and 30900-30999) and, on the same seeds, by a second-generation evaluator kept
+in benchmarks/results/evaluators/ (journals learned_hatflings_gen2_greedy and _b), for example:
+
+    python benchmarks/bots_strength.py --only hatflings --players 2 --opponents greedy \
+        --mcts mcts:weights=benchmarks/results/evaluators/hatflings_2p_gen2.npz,puct=1,even=0.25,iterations=200 \
+        --start 30800 --games 30900 --no-docs --journal benchmarks/results/learned_hatflings_gen2_greedy.jsonl
+
 Targets: at least 90% against greedy with two players, 2.5 times the fair share with 3-4, and 65%
 against the default MCTS at the same time per move. A row meets its target when its whole 95%
 interval lies at or above it; "not shown" when the interval still reaches below it.
