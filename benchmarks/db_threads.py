@@ -21,6 +21,13 @@ import anyio.to_thread
 from parlour.server.db.threads import Threads
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def nothing() -> int:
     return 1
 
@@ -45,8 +52,8 @@ async def main(calls: int, rounds: int) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--calls", type=int, default=5000)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--calls", type=positive, default=5000)
+    parser.add_argument("--rounds", type=positive, default=2)
     args = parser.parse_args()
     try:
         import uvloop
