@@ -8,11 +8,13 @@ import asyncio
 import threading
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from parlour.server.db.models import ActionRow
+from parlour.server.db.runner import Database
 from parlour.server.db.store import NewAction, Store
 from parlour.server.db.threads import Threads
 from parlour.server.db.writer import ActionWriter
@@ -147,3 +149,12 @@ def test_the_database_threads_run_no_more_calls_at_once_than_they_are() -> None:
     assert most == 2
     assert outcomes[:3] == [0, 10, 20] and outcomes[4:] == [40, 50]
     assert isinstance(outcomes[3], ValueError) and str(outcomes[3]) == "call 3 fails"
+
+
+def test_sqlite_has_one_database_thread(tmp_path: Path) -> None:
+    """SQLite writes one at a time: every call and batch goes through one thread (docs/architecture.md)."""
+    store = Store(database_url(str(tmp_path / "one.sqlite")))
+    try:
+        assert Database(store).threads.count == 1
+    finally:
+        store.close()

@@ -157,3 +157,17 @@ def test_behind_a_proxy_on_this_machine_each_forwarded_address_counts_alone(serv
             assert slots_of(server).open == {"203.0.113.7": 1, "203.0.113.8": 1}
         with pytest.raises(InvalidStatus):
             connect(url, additional_headers={"X-Forwarded-For": "203.0.113.7"})
+
+
+def test_the_table_socket_is_routed_before_any_http_route() -> None:
+    """FastAPI walks its routes in order: the websocket of every table comes before the HTTP API's
+    routers (docs/performance.md, 'The cost of a move')."""
+    from starlette.routing import Match
+
+    from parlour.server.app import create_app
+
+    app = create_app(Settings(db=":memory:"))
+    scope = {"type": "websocket", "path": "/api/tables/abc/ws", "root_path": "", "headers": [], "query_string": b""}
+    matched = [index for index, route in enumerate(app.router.routes) if route.matches(scope)[0] == Match.FULL]
+    http_routers = [index for index, route in enumerate(app.router.routes) if getattr(route, "path", None) is None]
+    assert matched and matched[0] <= http_routers[0]
